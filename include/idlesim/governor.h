@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Governor interface, modelled on the kernel's struct cpuidle_governor.
+ *
+ * A governor is a static const ops table.  It owns one opaque state blob
+ * per simulated CPU (state_size bytes, zeroed before init) and sees only
+ * what the kernel governor would see: the state table (the driver), the
+ * per-CPU disable mask, the tunables, and the per-call inputs below.
+ */
+#ifndef IDLESIM_GOVERNOR_H
+#define IDLESIM_GOVERNOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <glib.h>
+#include "idlesim/states.h"
+
+#define IS_PARAM_MAX 16
+
+struct is_param_desc {
+	const char *name;
+	const char *help;
+	int64_t def, min, max;
+	/* For enumerated params: NULL-terminated names of values 0..n-1. */
+	const char *const *choices;
+};
+
+struct is_params {
+	int64_t v[IS_PARAM_MAX];
+};
+
+/* What a governor may read about its CPU (struct cpuidle_device + driver). */
+struct is_gov_env {
+	const struct is_state_table *drv;
+	const struct is_params *params;
+	uint32_t disabled;     /* bit i: dev->states_usage[i].disable */
+	int64_t tick_nsec;     /* TICK_NSEC for the trace's HZ */
+	int64_t last_residency_ns; /* dev->last_residency_ns */
+	int cpu;
+};
+
+/*
+ * Inputs of one cpuidle_select() call.  The sleep length must be read
+ * through is_gov_sleep_length() so that the simulator knows whether the
+ * governor queried it (6.12 TEO queries it lazily).
+ */
+struct is_gov_call {
+	int64_t now_ns;          /* local_clock() at select */
+	int64_t latency_req_ns;  /* cpuidle_governor_latency_req() */
+	bool tick_stopped;       /* tick_nohz_tick_stopped() */
+	/* private to the accessors */
+	int64_t sleep_length_ns_;
+	int64_t delta_next_ns_;
+	bool sleep_length_read_;
+	bool has_draw_;
+	bool draw_used_;
+	uint32_t draw_;
+	uint64_t *rng_;          /* simulation-owned random stream */
+	/* Only the oracle may read this: the true time till the wakeup. */
+	int64_t oracle_idle_ns;
+};
+
+/* tick_nohz_get_sleep_length(): returns the sleep length, sets *delta_next. */
+static inline int64_t is_gov_sleep_length(struct is_gov_call *c,
+					  int64_t *delta_next)
+{
+	c->sleep_length_read_ = true;
+	*delta_next = c->delta_next_ns_;
+	return c->sleep_length_ns_;
+}
+
+/*
+ * A 32-bit random draw (get_random_u32()): the recorded one when the trace
+ * carries it, else the next value of the simulation's seeded stream.
+ */
+uint32_t is_gov_random_u32(struct is_gov_call *c);
+
+/* What cpuidle_reflect() and the next select see of the finished period. */
+struct is_gov_wake {
+	int entered;               /* state entered (>= 0) */
+	int64_t now_ns;            /* local_clock() at reflect */
+	int64_t last_residency_ns; /* dev->last_residency_ns */
+	bool got_tick;             /* tick_nohz_idle_got_tick() */
+	bool poll_time_limit;      /* dev->poll_time_limit */
+};
+
+struct is_governor {
+	const char *name;
+	const char *description;
+	size_t state_size;
+	const struct is_param_desc *params;
+	int nparams;
+	/* enable_device(): 0 or a negative errno-style code. */
+	int (*init)(void *st, const struct is_gov_env *env);
+	/* select(): returns the state index; *stop_tick starts true. */
+	int (*select)(void *st, const struct is_gov_env *env,
+		      struct is_gov_call *call, bool *stop_tick);
+	/* reflect(): may be NULL. */
+	void (*reflect)(void *st, const struct is_gov_env *env,
+			const struct is_gov_wake *wake);
+};
+
+/* Registry: NULL-terminated list; lookup by name. */
+const struct is_governor *const *is_governors(void);
+const struct is_governor *is_governor_find(const char *name);
+
+/* Fill @p with the defaults. */
+void is_params_defaults(const struct is_governor *g, struct is_params *p);
+/*
+ * Apply "key=value"; on failure returns false with a message naming the
+ * param and its range (IS_ERROR_INVALID) and leaves @p untouched.
+ */
+bool is_params_set(const struct is_governor *g, struct is_params *p,
+		   const char *kv, GError **error);
+/* Index of a param or -1. */
+int is_params_index(const struct is_governor *g, const char *name);
+/* Canonical "k=v,k=v" form; caller frees. */
+char *is_params_format(const struct is_governor *g, const struct is_params *p);
+
+#endif

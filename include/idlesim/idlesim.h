@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef IDLESIM_H
+#define IDLESIM_H
+#include "idlesim/states.h"
+#include "idlesim/trace.h"
+#include "idlesim/governor.h"
+#include "idlesim/metrics.h"
+#include "idlesim/sim.h"
+#endif

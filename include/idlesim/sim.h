@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The event loop: steps each CPU through idle periods in time order, calls
+ * the governor, models the idle loop (tick, poll limit, exit latency) and
+ * feeds the metrics.
+ */
+#ifndef IDLESIM_SIM_H
+#define IDLESIM_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glib.h>
+#include "idlesim/governor.h"
+#include "idlesim/metrics.h"
+#include "idlesim/states.h"
+#include "idlesim/trace.h"
+
+enum is_sim_mode {
+	/*
+	 * Model the idle loop: tick retained vs stopped, the poll time limit
+	 * and exit latency decide when the CPU wakes and what the governor
+	 * sees next (closed loop with respect to the governor's choices).
+	 */
+	IS_SIM_MODEL = 0,
+	/*
+	 * Feed the governor the recorded raw inputs verbatim (sleep length,
+	 * tick state, clocks, last_residency_ns, got-tick, poll-limit, draw):
+	 * exact replay of a kernel recording.
+	 */
+	IS_SIM_EXACT,
+};
+
+struct is_sim_config {
+	const struct is_state_table *states;
+	const struct is_governor *gov;
+	struct is_params params;
+	int cpus;
+	int hz;
+	enum is_sim_mode mode;
+	uint64_t seed;            /* random stream of the governors */
+	uint32_t disabled;        /* initial disable mask for every CPU */
+};
+
+/* One selection as the event loop saw it; passed to the observer. */
+struct is_decision {
+	int cpu;
+	uint64_t record;          /* index of the trace record (0-based) */
+	int64_t t_ns;
+	int state;
+	bool stop_tick;
+	bool sleep_length_read;
+	bool draw_used;
+	uint32_t draw;
+	const struct is_record *rec; /* the record (continuations: same) */
+	bool continuation;        /* made by the model after a tick/poll wakeup */
+	/* The governor's inputs ... */
+	int64_t sleep_ns, delta_next_ns, latency_req_ns;
+	bool tick_stopped;
+	/* ... and what followed (recorded values in exact mode). */
+	int entered;
+	int64_t idle_ns, last_residency_ns, span_ns;
+	enum is_cause cause;
+	bool got_tick, poll_time_limit;
+};
+
+typedef void (*is_decision_fn)(void *ctx, const struct is_decision *d);
+
+/*
+ * A source of records in time order (a trace reader, or a synthetic
+ * workload).  feedback(), if set, is told when each CPU resumes work after
+ * an idle record so that closed-loop sources can react.
+ */
+struct is_source {
+	void *ctx;
+	/* 1: record, 0: end, -1: error */
+	int (*next)(void *ctx, struct is_record *rec, GError **error);
+	void (*feedback)(void *ctx, int cpu, int64_t resume_ns);
+};
+
+struct is_sim;
+
+/* Returns NULL with an error for an invalid configuration. */
+struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error);
+void is_sim_free(struct is_sim *s);
+void is_sim_set_observer(struct is_sim *s, is_decision_fn fn, void *ctx);
+/* Process one record.  Returns false on an inconsistent record. */
+bool is_sim_feed(struct is_sim *s, const struct is_record *rec, GError **error);
+/* Pull all records of @src through the simulation. */
+bool is_sim_run(struct is_sim *s, const struct is_source *src, GError **error);
+const struct is_metrics *is_sim_cpu_metrics(const struct is_sim *s, int cpu);
+void is_sim_total(const struct is_sim *s, struct is_metrics *out);
+uint64_t is_sim_records(const struct is_sim *s);
+/* Governor state blob of a CPU (for tests and dumps). */
+const void *is_sim_gov_state(const struct is_sim *s, int cpu);
+
+/* TICK_NSEC for @hz, as include/vdso/jiffies.h computes it. */
+int64_t is_tick_nsec(int hz);
+/* cpuidle_poll_time() of 6.12 for a table and disable mask. */
+int64_t is_poll_time_limit(const struct is_state_table *t, uint32_t disabled,
+			   int64_t tick_nsec);
+
+/* Trace reader as a source. */
+void is_source_from_reader(struct is_source *src, struct is_trace_reader *r);
+
+#endif

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Idle-state tables: the simulator's equivalent of a cpuidle driver's
+ * struct cpuidle_state array, plus the power figures of the energy model.
+ */
+#ifndef IDLESIM_STATES_H
+#define IDLESIM_STATES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <glib.h>
+
+/* Same bound as the kernel's CPUIDLE_STATE_MAX. */
+#define IS_STATE_MAX 10
+#define IS_NAME_LEN 16
+
+/* State flags, mirroring CPUIDLE_FLAG_POLLING / _OFF / _TIMER_STOP. */
+enum {
+	IS_STATE_POLLING    = 1u << 0,
+	IS_STATE_OFF        = 1u << 1, /* disabled by default */
+	IS_STATE_TIMER_STOP = 1u << 2, /* informational only */
+};
+
+struct is_state {
+	char name[IS_NAME_LEN];
+	int64_t exit_latency_ns;
+	int64_t target_residency_ns;
+	uint32_t flags;
+	/* Power while resident, relative to a busy core (1.0). */
+	double power;
+	/*
+	 * Energy of one entry+exit, expressed as nanoseconds of busy-core
+	 * power ("active-ns").
+	 */
+	double transition_energy;
+};
+
+struct is_state_table {
+	char name[64];
+	int count;
+	struct is_state s[IS_STATE_MAX];
+};
+
+/* Built-in tables; NULL-terminated list of names. */
+const char *const *is_states_builtin_names(void);
+/* Returns a static table or NULL. */
+const struct is_state_table *is_states_builtin(const char *name);
+
+/*
+ * Load a GKeyFile table ([table] name=..., [stateN] name=, exit_latency_ns=,
+ * target_residency_ns=, flags=, power=, transition_energy=).
+ */
+struct is_state_table *is_states_load_file(const char *path, GError **error);
+/*
+ * Load a sysfs dump directory laid out as .../cpuidle/stateN/{name,latency,
+ * residency,disable}.  Reads only; latency/residency are in microseconds.
+ * If @disabled is not NULL it receives the mask of states whose "disable"
+ * file holds a non-zero value.
+ */
+struct is_state_table *is_states_load_sysfs(const char *dir, uint32_t *disabled,
+					    GError **error);
+/* A built-in name, a key file, or a sysfs dump directory. */
+struct is_state_table *is_states_open(const char *spec, uint32_t *disabled,
+				      GError **error);
+struct is_state_table *is_states_dup(const struct is_state_table *t);
+void is_states_free(struct is_state_table *t);
+
+/* Mask of states flagged IS_STATE_OFF. */
+uint32_t is_states_default_disabled(const struct is_state_table *t);
+/* Check internal consistency (monotonic latencies, count); false + error. */
+bool is_states_validate(const struct is_state_table *t, const char *where,
+			GError **error);
+
+#define IS_ERROR (is_error_quark())
+GQuark is_error_quark(void);
+enum {
+	IS_ERROR_IO,
+	IS_ERROR_PARSE,
+	IS_ERROR_INVALID,
+};
+
+#endif

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Native trace format: per-CPU idle periods and state enable/disable
+ * events.  Text and binary forms carry exactly the same information; see
+ * traces/README.md for the specification.
+ */
+#ifndef IDLESIM_TRACE_H
+#define IDLESIM_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <glib.h>
+
+#define IS_TRACE_VERSION 1
+#define IS_TRACE_MAX_CPUS 4096
+#define IS_CPU_ALL 0xffffu
+#define IS_TRACE_MAX_IDLE_NS 1000000000000000LL
+
+/* What ended an idle period. */
+enum is_cause {
+	IS_CAUSE_UNKNOWN = 0,
+	IS_CAUSE_TIMER,  /* a timer event (the sleep length) */
+	IS_CAUSE_TICK,   /* the scheduler tick */
+	IS_CAUSE_IRQ,    /* a device interrupt */
+	IS_CAUSE_IPI,    /* an inter-processor interrupt */
+	IS_CAUSE_POLL,   /* the polling state's time limit */
+	IS_CAUSE_COUNT
+};
+
+enum is_rec_kind {
+	IS_REC_IDLE = 1,  /* one governor selection and what followed */
+	IS_REC_STATE = 2, /* a state enabled or disabled */
+};
+
+/* Presence bits of optional idle-record fields. */
+enum {
+	IS_HAS_KSTATE = 1u << 0, /* state the recorded kernel selected */
+	IS_HAS_KSTOP  = 1u << 1, /* its stop-tick decision */
+	IS_HAS_SPAN   = 1u << 2, /* clock at reflect - clock at select */
+	IS_HAS_LRES   = 1u << 3, /* dev->last_residency_ns after the period */
+	IS_HAS_GT     = 1u << 4, /* tick_nohz_idle_got_tick() at reflect */
+	IS_HAS_PL     = 1u << 5, /* dev->poll_time_limit at reflect */
+	IS_HAS_DRAW   = 1u << 6, /* random draw used by the governor */
+	IS_HAS_SLR    = 1u << 7, /* whether the governor read the sleep length */
+	IS_HAS_ALL    = 0xffu,
+};
+
+/* Boolean values, in is_record.flags. */
+enum {
+	IS_F_TS     = 1u << 0, /* tick already stopped at select */
+	IS_F_KSTOP  = 1u << 1,
+	IS_F_GT     = 1u << 2,
+	IS_F_PL     = 1u << 3,
+	IS_F_SLR    = 1u << 4,
+	IS_F_NOWORK = 1u << 5, /* the wakeup ran no task: idle loop continues */
+};
+
+struct is_record {
+	uint8_t kind;
+	uint8_t cause;     /* enum is_cause (idle records) */
+	uint8_t flags;     /* IS_F_* */
+	uint8_t has;       /* IS_HAS_* */
+	uint16_t cpu;      /* IS_CPU_ALL allowed for state events */
+	int8_t kstate;     /* idle: recorded state; state event: state index */
+	uint8_t disable;   /* state event: 1 = disabled, 0 = enabled */
+	int64_t t_ns;      /* clock at select (or at the state event) */
+	int64_t sleep_ns;  /* tick_nohz_get_sleep_length() return value */
+	int64_t tick_ns;   /* its *delta_next: time till the next tick */
+	int64_t lat_ns;    /* PM QoS latency limit (cpuidle_governor_latency_req) */
+	int64_t idle_ns;   /* time from select till the wakeup event */
+	int64_t span_ns;
+	int64_t lres_ns;
+	uint32_t draw;
+};
+
+#define IS_TRACE_MAX_COMMENTS 64
+
+struct is_trace_header {
+	int version;
+	char states[64];     /* state table name */
+	int state_count;
+	int hz;
+	int cpus;
+	bool has_seed;
+	uint64_t seed;
+	char source[256];    /* free text: how the trace was made */
+	int ncomments;
+	char *comments[IS_TRACE_MAX_COMMENTS]; /* "# ..." header lines, owned */
+};
+
+enum is_trace_format { IS_FMT_AUTO = 0, IS_FMT_TEXT, IS_FMT_BINARY };
+
+const char *is_cause_name(enum is_cause c);
+/* Returns -1 when unknown. */
+int is_cause_parse(const char *s, size_t len);
+
+void is_trace_header_init(struct is_trace_header *h);
+void is_trace_header_clear(struct is_trace_header *h);
+void is_trace_header_copy(struct is_trace_header *dst,
+			  const struct is_trace_header *src);
+bool is_trace_header_add_comment(struct is_trace_header *h, const char *text);
+
+/* Streaming reader; the format is detected from the content. */
+struct is_trace_reader;
+struct is_trace_reader *is_trace_open(const char *path, GError **error);
+enum is_trace_format is_trace_reader_format(const struct is_trace_reader *r);
+const struct is_trace_header *is_trace_reader_header(const struct is_trace_reader *r);
+/* 1: a record; 0: clean end (end marker checked); -1: error. */
+int is_trace_next(struct is_trace_reader *r, struct is_record *rec,
+		  GError **error);
+/* Records read so far. */
+uint64_t is_trace_reader_count(const struct is_trace_reader *r);
+void is_trace_close(struct is_trace_reader *r);
+
+/*
+ * Writer: writes to PATH.tmp.XXXXXX and renames onto PATH in
+ * is_trace_writer_commit(); is_trace_writer_abort() (or closing an
+ * uncommitted writer) removes the temporary file, so no partial trace is
+ * ever left under the final name.  PATH "-" writes to stdout directly.
+ */
+struct is_trace_writer;
+struct is_trace_writer *is_trace_writer_open(const char *path,
+					     enum is_trace_format fmt,
+					     const struct is_trace_header *h,
+					     GError **error);
+bool is_trace_write(struct is_trace_writer *w, const struct is_record *rec,
+		    GError **error);
+bool is_trace_writer_commit(struct is_trace_writer *w, GError **error);
+void is_trace_writer_abort(struct is_trace_writer *w);
+
+/* Format chosen from a file name: ".istb" = binary, else text. */
+enum is_trace_format is_trace_format_for_path(const char *path);
+
+#endif

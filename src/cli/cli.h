@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef IDLESIM_CLI_H
+#define IDLESIM_CLI_H
+
+#include <stdio.h>
+#include "idlesim/idlesim.h"
+
+/* Exit codes. */
+enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
+
+int cmd_states(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_convert(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_governors(int argc, char **argv);
+
+/* Parse options; prints errors and returns false with *code set. */
+bool cli_parse(GOptionContext *ctx, int *argc, char ***argv, int *code);
+void cli_error(const char *fmt, ...) G_GNUC_PRINTF(1, 2);
+
+/* Locale-independent number formatting into a static ring of buffers. */
+const char *fmt_f(double v, int decimals);
+
+/*
+ * Output to a file that appears under its name only when complete: opens
+ * PATH.tmp.XXXXXX (or stdout for NULL / "-").
+ */
+struct cli_out {
+	FILE *f;
+	char *path, *tmp;
+};
+bool cli_out_open(struct cli_out *o, const char *path);
+bool cli_out_commit(struct cli_out *o);
+void cli_out_abort(struct cli_out *o);
+
+/* One governor's result for output. */
+struct gov_result {
+	const struct is_governor *gov;
+	struct is_params params;
+	uint64_t seed;
+	struct is_sim *sim;
+	struct is_metrics total;
+};
+
+struct run_report {
+	const char *trace_path;
+	const struct is_trace_header *hdr;
+	uint64_t records;
+	const struct is_state_table *states;
+	const char *mode;
+	int baseline;
+	int ngov;
+	struct gov_result *res;
+	int cpus;
+};
+
+void report_json(FILE *f, const struct run_report *r);
+void report_csv(FILE *f, const struct run_report *r);
+void report_table(FILE *f, const struct run_report *r);
+void print_states(FILE *f, const struct is_state_table *t, uint32_t disabled);
+
+#endif

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * idlesim bench: writes a binary trace of N idle periods from the "basic"
+ * workload (unless --trace is given), then replays it through each governor
+ * from the file, streaming, and reports idle periods per second on one
+ * core together with the peak resident set size.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "idlesim/synth.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static bool make_trace(const char *path, gint64 periods, GError **err)
+{
+	struct is_basic_params p;
+	struct is_basic_gen *g;
+	struct is_trace_header h;
+	struct is_trace_writer *w;
+	struct is_record rec;
+	bool ok = true;
+
+	is_basic_params_default(&p);
+	p.cpus = 4;
+	p.seed = 42;
+	is_trace_header_init(&h);
+	g_strlcpy(h.states, "power9", sizeof(h.states));
+	h.state_count = 7;
+	h.hz = p.hz;
+	h.cpus = p.cpus;
+	h.has_seed = true;
+	h.seed = p.seed;
+	g_strlcpy(h.source, "idlesim bench: basic workload", sizeof(h.source));
+	w = is_trace_writer_open(path, IS_FMT_BINARY, &h, err);
+	if (!w)
+		return false;
+	g = is_basic_new(&p);
+	for (gint64 i = 0; i < periods && ok; i++) {
+		is_basic_next(g, &rec);
+		ok = is_trace_write(w, &rec, err);
+	}
+	is_basic_free(g);
+	if (!ok) {
+		is_trace_writer_abort(w);
+		return false;
+	}
+	return is_trace_writer_commit(w, err);
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	gint64 periods = 10000000;
+	g_autofree char *trace = NULL, *govs = NULL;
+	GOptionEntry entries[] = {
+		{ "periods", 'n', 0, G_OPTION_ARG_INT64, &periods, "idle periods to generate (default 10000000)", "N" },
+		{ "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "replay this trace instead", "FILE" },
+		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &govs, "governors (default: all)", "NAME[,NAME...]" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("- replay benchmark");
+	g_auto(GStrv) names = NULL;
+	g_autofree char *tmp = NULL;
+	GError *err = NULL;
+	int code = EXIT_OK;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!cli_parse(ctx, &argc, &argv, &code))
+		return code;
+	if (periods < 1) {
+		cli_error("--periods must be >= 1");
+		return EXIT_USAGE;
+	}
+	if (govs) {
+		names = g_strsplit(govs, ",", -1);
+		for (int i = 0; names[i]; i++)
+			if (!is_governor_find(names[i])) {
+				cli_error("--governor: unknown governor '%s'", names[i]);
+				return EXIT_USAGE;
+			}
+	}
+	if (!trace) {
+		double t0 = now_s();
+		int fd;
+
+		tmp = g_build_filename(g_get_tmp_dir(), "idlesim-bench-XXXXXX.istb", NULL);
+		fd = g_mkstemp(tmp);
+		if (fd < 0) {
+			cli_error("%s: cannot create", tmp);
+			return EXIT_RUNTIME;
+		}
+		close(fd);
+		if (!make_trace(tmp, periods, &err)) {
+			cli_error("%s", err->message);
+			g_error_free(err);
+			unlink(tmp);
+			return EXIT_RUNTIME;
+		}
+		printf("generated %" G_GINT64_FORMAT " idle periods in %s s\n", periods,
+		       fmt_f(now_s() - t0, 2));
+	}
+	for (const struct is_governor *const *gp = is_governors(); *gp; gp++) {
+		const struct is_governor *g = *gp;
+		struct is_trace_reader *r;
+		const struct is_trace_header *h;
+		struct is_state_table *table;
+		struct is_sim *sim;
+		struct is_source src;
+		struct is_sim_config cfg = { 0 };
+		struct rusage ru;
+		double t0, dt;
+		bool skip = names != NULL;
+
+		for (int i = 0; names && names[i]; i++)
+			if (strcmp(names[i], g->name) == 0)
+				skip = false;
+		if (skip)
+			continue;
+		r = is_trace_open(trace ? trace : tmp, &err);
+		if (!r)
+			goto fail;
+		h = is_trace_reader_header(r);
+		table = is_states_open(h->states, &cfg.disabled, &err);
+		if (!table) {
+			is_trace_close(r);
+			goto fail;
+		}
+		cfg.states = table;
+		cfg.gov = g;
+		is_params_defaults(g, &cfg.params);
+		cfg.cpus = h->cpus;
+		cfg.hz = h->hz;
+		cfg.seed = 1;
+		sim = is_sim_new(&cfg, &err);
+		is_source_from_reader(&src, r);
+		t0 = now_s();
+		if (!sim || !is_sim_run(sim, &src, &err)) {
+			is_sim_free(sim);
+			is_states_free(table);
+			is_trace_close(r);
+			goto fail;
+		}
+		dt = now_s() - t0;
+		getrusage(RUSAGE_SELF, &ru);
+		printf("%-10s %12" G_GUINT64_FORMAT " periods %8s s %8s M periods/s  (peak RSS %ld MiB)\n",
+		       g->name, is_sim_records(sim), fmt_f(dt, 3),
+		       fmt_f((double)is_sim_records(sim) / dt / 1e6, 2), ru.ru_maxrss / 1024);
+		is_sim_free(sim);
+		is_states_free(table);
+		is_trace_close(r);
+	}
+	goto out;
+fail:
+	cli_error("%s", err->message);
+	g_error_free(err);
+	code = EXIT_RUNTIME;
+out:
+	if (tmp)
+		unlink(tmp);
+	return code;
+}

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* idlesim convert: text <-> binary, lossless. */
+#include <string.h>
+
+#include "cli.h"
+
+int cmd_convert(int argc, char **argv)
+{
+	g_autofree char *out = NULL, *to = NULL;
+	GOptionEntry entries[] = {
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "output trace", "FILE" },
+		{ "to", 0, 0, G_OPTION_ARG_STRING, &to,
+		  "text or binary (default: from the output name, .istb = binary, .trace = text; else the other form)",
+		  "FORM" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("IN - convert a trace between text and binary");
+	GError *err = NULL;
+	struct is_trace_reader *r;
+	struct is_trace_writer *w;
+	struct is_record rec;
+	enum is_trace_format fmt;
+	int code, n;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!cli_parse(ctx, &argc, &argv, &code))
+		return code;
+	if (argc != 2 || !out) {
+		cli_error("convert needs one input and -o OUT (see --help)");
+		return EXIT_USAGE;
+	}
+	if (to && strcmp(to, "text") && strcmp(to, "binary")) {
+		cli_error("--to must be text or binary, not '%s'", to);
+		return EXIT_USAGE;
+	}
+	r = is_trace_open(argv[1], &err);
+	if (!r)
+		goto fail_noreader;
+	if (to)
+		fmt = strcmp(to, "binary") == 0 ? IS_FMT_BINARY : IS_FMT_TEXT;
+	else if (g_str_has_suffix(out, ".istb"))
+		fmt = IS_FMT_BINARY;
+	else if (g_str_has_suffix(out, ".trace"))
+		fmt = IS_FMT_TEXT;
+	else
+		fmt = is_trace_reader_format(r) == IS_FMT_TEXT ? IS_FMT_BINARY : IS_FMT_TEXT;
+	w = is_trace_writer_open(out, fmt, is_trace_reader_header(r), &err);
+	if (!w) {
+		is_trace_close(r);
+		goto fail_noreader;
+	}
+	while ((n = is_trace_next(r, &rec, &err)) > 0)
+		if (!is_trace_write(w, &rec, &err))
+			break;
+	if (n != 0 || err) {
+		/* Nothing appears under the output name. */
+		is_trace_writer_abort(w);
+		is_trace_close(r);
+		goto fail_noreader;
+	}
+	is_trace_close(r);
+	if (!is_trace_writer_commit(w, &err))
+		goto fail_noreader;
+	return EXIT_OK;
+fail_noreader:
+	cli_error("%s", err->message);
+	g_error_free(err);
+	return EXIT_RUNTIME;
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* idlesim run: replay a trace through governors and report metrics. */
+#include <string.h>
+
+#include "cli.h"
+
+static bool apply_params(struct gov_result *res, int ngov, char **kvs, int *code)
+{
+	for (int k = 0; kvs && kvs[k]; k++) {
+		const char *kv = kvs[k];
+		const char *dot = strchr(kv, '.'), *eq = strchr(kv, '=');
+		g_autofree char *gname = NULL;
+		bool used = false;
+
+		if (dot && (!eq || dot < eq)) {
+			gname = g_strndup(kv, (gsize)(dot - kv));
+			kv = dot + 1;
+		}
+		for (int i = 0; i < ngov; i++) {
+			GError *err = NULL;
+			g_autofree char *key = NULL;
+
+			if (gname && strcmp(gname, res[i].gov->name) != 0)
+				continue;
+			key = g_strndup(kv, eq ? (gsize)(eq - kv) : strlen(kv));
+			if (!gname && is_params_index(res[i].gov, key) < 0)
+				continue;
+			if (!is_params_set(res[i].gov, &res[i].params, kv, &err)) {
+				cli_error("--param %s: %s", kvs[k], err->message);
+				g_error_free(err);
+				*code = EXIT_USAGE;
+				return false;
+			}
+			used = true;
+		}
+		if (!used) {
+			cli_error("--param %s: %s", kvs[k],
+				  gname ? "that governor is not selected" :
+				  "no selected governor has this param (see idlesim governors)");
+			*code = EXIT_USAGE;
+			return false;
+		}
+	}
+	return true;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	g_autofree char *trace = NULL, *govs = NULL, *states = NULL, *format = NULL;
+	g_autofree char *mode = NULL, *baseline = NULL, *out = NULL;
+	g_auto(GStrv) params = NULL, names = NULL;
+	gint64 seed = -1;
+	GOptionEntry entries[] = {
+		{ "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "trace to replay (text or binary)", "FILE" },
+		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &govs, "governors, comma-separated", "NAME[,NAME...]" },
+		{ "states", 's', 0, G_OPTION_ARG_FILENAME, &states, "state table (default: the trace's)", "NAME|FILE|DIR" },
+		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &params, "set a param: key=value, or governor.key=value", "KV" },
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format, "table (default), csv or json", "FMT" },
+		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, "model (default): simulate the idle loop; exact: recorded raw inputs", "MODE" },
+		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "seed of the governors' random streams (default: the trace's, else 1)", "N" },
+		{ "baseline", 'b', 0, G_OPTION_ARG_STRING, &baseline, "governor normalised to 100 (default: the first)", "NAME" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write the report here (complete or not at all)", "FILE" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("- replay a trace through governors");
+	GError *err = NULL;
+	struct is_trace_reader *r = NULL;
+	struct is_state_table *table = NULL;
+	struct gov_result *res = NULL;
+	struct run_report rep = { 0 };
+	const struct is_trace_header *h;
+	struct is_record rec;
+	struct cli_out o;
+	uint32_t disabled = 0;
+	int code = EXIT_RUNTIME, ngov, n;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!cli_parse(ctx, &argc, &argv, &code))
+		return code;
+	if (argc > 1) {
+		cli_error("unexpected argument '%s'", argv[1]);
+		return EXIT_USAGE;
+	}
+	if (!trace || !govs) {
+		cli_error("run needs --trace FILE and --governor NAME (see --help)");
+		return EXIT_USAGE;
+	}
+	if (format && strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json")) {
+		cli_error("--format must be table, csv or json, not '%s'", format);
+		return EXIT_USAGE;
+	}
+	if (mode && strcmp(mode, "model") && strcmp(mode, "exact")) {
+		cli_error("--mode must be model or exact, not '%s'", mode);
+		return EXIT_USAGE;
+	}
+	if (seed < -1) {
+		cli_error("--seed must be >= 0");
+		return EXIT_USAGE;
+	}
+	names = g_strsplit(govs, ",", -1);
+	ngov = (int)g_strv_length(names);
+	res = g_new0(struct gov_result, ngov ? ngov : 1);
+	rep.baseline = 0;
+	for (int i = 0; i < ngov; i++) {
+		res[i].gov = is_governor_find(names[i]);
+		if (!res[i].gov) {
+			cli_error("--governor: unknown governor '%s' (see idlesim governors)", names[i]);
+			code = EXIT_USAGE;
+			goto out;
+		}
+		for (int j = 0; j < i; j++)
+			if (res[j].gov == res[i].gov) {
+				cli_error("--governor: '%s' given twice", names[i]);
+				code = EXIT_USAGE;
+				goto out;
+			}
+		is_params_defaults(res[i].gov, &res[i].params);
+		if (baseline && strcmp(baseline, names[i]) == 0)
+			rep.baseline = i;
+	}
+	if (baseline && strcmp(res[rep.baseline].gov->name, baseline) != 0) {
+		cli_error("--baseline %s is not among the --governor list", baseline);
+		code = EXIT_USAGE;
+		goto out;
+	}
+	if (!apply_params(res, ngov, params, &code))
+		goto out;
+
+	r = is_trace_open(trace, &err);
+	if (!r)
+		goto fail;
+	h = is_trace_reader_header(r);
+	table = is_states_open(states ? states : h->states, &disabled, &err);
+	if (!table)
+		goto fail;
+	if (table->count != h->state_count) {
+		cli_error("%s: header field 'states': the trace has %d states but table %s has %d",
+			  trace, h->state_count, table->name, table->count);
+		goto out;
+	}
+	for (int i = 0; i < ngov; i++) {
+		struct is_sim_config cfg = {
+			.states = table,
+			.gov = res[i].gov,
+			.params = res[i].params,
+			.cpus = h->cpus,
+			.hz = h->hz,
+			.mode = mode && strcmp(mode, "exact") == 0 ? IS_SIM_EXACT : IS_SIM_MODEL,
+			.seed = seed >= 0 ? (uint64_t)seed : h->has_seed ? h->seed : 1,
+			.disabled = disabled,
+		};
+
+		res[i].seed = cfg.seed;
+		res[i].sim = is_sim_new(&cfg, &err);
+		if (!res[i].sim)
+			goto fail;
+	}
+	/* One pass over the trace feeds every governor: memory is O(CPUs). */
+	while ((n = is_trace_next(r, &rec, &err)) > 0)
+		for (int i = 0; i < ngov; i++)
+			if (!is_sim_feed(res[i].sim, &rec, &err)) {
+				g_prefix_error(&err, "%s: %s: ", trace, res[i].gov->name);
+				goto fail;
+			}
+	if (n < 0)
+		goto fail;
+	for (int i = 0; i < ngov; i++)
+		is_sim_total(res[i].sim, &res[i].total);
+
+	rep.trace_path = trace;
+	rep.hdr = h;
+	rep.records = is_trace_reader_count(r);
+	rep.states = table;
+	rep.mode = mode ? mode : "model";
+	rep.ngov = ngov;
+	rep.res = res;
+	rep.cpus = h->cpus;
+	if (!cli_out_open(&o, out))
+		goto out;
+	if (format && strcmp(format, "json") == 0)
+		report_json(o.f, &rep);
+	else if (format && strcmp(format, "csv") == 0)
+		report_csv(o.f, &rep);
+	else
+		report_table(o.f, &rep);
+	code = cli_out_commit(&o) ? EXIT_OK : EXIT_RUNTIME;
+	goto out;
+fail:
+	cli_error("%s", err->message);
+	g_error_free(err);
+	code = EXIT_RUNTIME;
+out:
+	for (int i = 0; res && i < ngov; i++)
+		is_sim_free(res[i].sim);
+	g_free(res);
+	is_states_free(table);
+	is_trace_close(r);
+	return code;
+}

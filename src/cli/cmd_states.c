@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* idlesim states, idlesim governors */
+#include <string.h>
+
+#include "cli.h"
+
+static const char *flag_str(uint32_t f)
+{
+	static char b[48];
+
+	b[0] = 0;
+	if (f & IS_STATE_POLLING)
+		strcat(b, "polling,");
+	if (f & IS_STATE_OFF)
+		strcat(b, "off,");
+	if (f & IS_STATE_TIMER_STOP)
+		strcat(b, "timer-stop,");
+	if (b[0])
+		b[strlen(b) - 1] = 0;
+	else
+		strcpy(b, "-");
+	return b;
+}
+
+void print_states(FILE *f, const struct is_state_table *t, uint32_t disabled)
+{
+	fprintf(f, "table %s: %d states\n", t->name, t->count);
+	fprintf(f, "%-3s %-12s %12s %12s %-18s %6s %12s %s\n", "idx", "name", "exit_lat_us",
+		"residency_us", "flags", "power", "trans_en_ns", "default");
+	for (int i = 0; i < t->count; i++) {
+		const struct is_state *s = &t->s[i];
+
+		fprintf(f, "%-3d %-12s %12s %12s %-18s %6s %12s %s\n", i, s->name,
+			fmt_f((double)s->exit_latency_ns / 1000.0, 3),
+			fmt_f((double)s->target_residency_ns / 1000.0, 3), flag_str(s->flags),
+			fmt_f(s->power, 3), fmt_f(s->transition_energy, 0),
+			(disabled & (1u << i)) ? "disabled" : "enabled");
+	}
+}
+
+static void print_keyfile(FILE *f, const struct is_state_table *t)
+{
+	fprintf(f, "[table]\nname=%s\n", t->name);
+	for (int i = 0; i < t->count; i++) {
+		const struct is_state *s = &t->s[i];
+		const char *fl = flag_str(s->flags);
+
+		fprintf(f, "\n[state%d]\nname=%s\nexit_latency_ns=%" G_GINT64_FORMAT
+			"\ntarget_residency_ns=%" G_GINT64_FORMAT "\n", i, s->name,
+			s->exit_latency_ns, s->target_residency_ns);
+		if (strcmp(fl, "-") != 0)
+			fprintf(f, "flags=%s\n", fl);
+		fprintf(f, "power=%s\ntransition_energy=%s\n", fmt_f(s->power, 6),
+			fmt_f(s->transition_energy, 3));
+	}
+}
+
+int cmd_states(int argc, char **argv)
+{
+	g_autofree char *format = NULL;
+	gboolean list = FALSE;
+	GOptionEntry entries[] = {
+		{ "format", 0, 0, G_OPTION_ARG_STRING, &format, "table (default) or keyfile", "FMT" },
+		{ "list", 0, 0, G_OPTION_ARG_NONE, &list, "list the built-in tables", NULL },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GOptionContext) ctx =
+		g_option_context_new("[NAME|FILE|DIR] - print an idle-state table");
+	GError *err = NULL;
+	struct is_state_table *t;
+	uint32_t disabled = 0;
+	int code;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_description(ctx,
+		"NAME is a built-in table (power9, power9-full, pseries; default power9),\n"
+		"FILE a key file ([stateN] groups), DIR a copy of a cpuidle sysfs directory\n"
+		"(stateN/{name,latency,residency,disable}).  Power figures are a model:\n"
+		"see README.md.");
+	if (!cli_parse(ctx, &argc, &argv, &code))
+		return code;
+	if (list) {
+		for (const char *const *n = is_states_builtin_names(); *n; n++)
+			printf("%s\n", *n);
+		return EXIT_OK;
+	}
+	if (argc > 2) {
+		cli_error("states takes one table, got %d", argc - 1);
+		return EXIT_USAGE;
+	}
+	if (format && strcmp(format, "table") != 0 && strcmp(format, "keyfile") != 0) {
+		cli_error("--format must be table or keyfile, not '%s'", format);
+		return EXIT_USAGE;
+	}
+	t = is_states_open(argc > 1 ? argv[1] : "power9", &disabled, &err);
+	if (!t) {
+		cli_error("%s", err->message);
+		g_error_free(err);
+		return EXIT_RUNTIME;
+	}
+	if (format && strcmp(format, "keyfile") == 0)
+		print_keyfile(stdout, t);
+	else
+		print_states(stdout, t, disabled);
+	is_states_free(t);
+	return EXIT_OK;
+}
+
+int cmd_governors(int argc, char **argv)
+{
+	g_autoptr(GOptionContext) ctx =
+		g_option_context_new("- list the governors, their params, defaults and ranges");
+	int code;
+
+	if (!cli_parse(ctx, &argc, &argv, &code))
+		return code;
+	if (argc > 1) {
+		cli_error("governors takes no arguments");
+		return EXIT_USAGE;
+	}
+	for (const struct is_governor *const *g = is_governors(); *g; g++) {
+		printf("%s: %s\n", (*g)->name, (*g)->description);
+		for (int i = 0; i < (*g)->nparams; i++) {
+			const struct is_param_desc *d = &(*g)->params[i];
+
+			if (d->choices) {
+				printf("  %s=%s (", d->name, d->choices[d->def]);
+				for (int c = 0; d->choices[c]; c++)
+					printf("%s%s", c ? "|" : "", d->choices[c]);
+				printf(")  %s\n", d->help);
+			} else {
+				printf("  %s=%" G_GINT64_FORMAT " (%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
+				       ")  %s\n", d->name, d->def, d->min, d->max, d->help);
+			}
+		}
+	}
+	return EXIT_OK;
+}

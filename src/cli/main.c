@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* idlesim command-line tool: subcommand dispatch and shared helpers. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void cli_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("idlesim: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+bool cli_parse(GOptionContext *ctx, int *argc, char ***argv, int *code)
+{
+	GError *err = NULL;
+
+	if (!g_option_context_parse(ctx, argc, argv, &err)) {
+		cli_error("%s (see --help)", err->message);
+		g_error_free(err);
+		*code = EXIT_USAGE;
+		return false;
+	}
+	return true;
+}
+
+const char *fmt_f(double v, int decimals)
+{
+	static char ring[16][G_ASCII_DTOSTR_BUF_SIZE];
+	static unsigned next;
+	char *b = ring[next++ % 16];
+	char fmt[8];
+
+	snprintf(fmt, sizeof(fmt), "%%.%df", decimals);
+	return g_ascii_formatd(b, G_ASCII_DTOSTR_BUF_SIZE, fmt, v);
+}
+
+bool cli_out_open(struct cli_out *o, const char *path)
+{
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (!path || strcmp(path, "-") == 0) {
+		o->f = stdout;
+		return true;
+	}
+	o->path = g_strdup(path);
+	o->tmp = g_strdup_printf("%s.tmp.XXXXXX", path);
+	fd = g_mkstemp(o->tmp);
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		cli_error("%s: %s", path, g_strerror(errno));
+		g_free(o->path);
+		g_free(o->tmp);
+		return false;
+	}
+	return true;
+}
+
+bool cli_out_commit(struct cli_out *o)
+{
+	bool ok = fflush(o->f) == 0 && !ferror(o->f);
+
+	if (o->f != stdout) {
+		if (fclose(o->f) != 0)
+			ok = false;
+		if (ok && rename(o->tmp, o->path) != 0)
+			ok = false;
+		if (!ok) {
+			cli_error("%s: %s", o->path, g_strerror(errno));
+			unlink(o->tmp);
+		}
+		g_free(o->path);
+		g_free(o->tmp);
+	}
+	return ok;
+}
+
+void cli_out_abort(struct cli_out *o)
+{
+	if (o->f && o->f != stdout) {
+		fclose(o->f);
+		unlink(o->tmp);
+		g_free(o->path);
+		g_free(o->tmp);
+	}
+}
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *help;
+} cmds[] = {
+	{ "states", cmd_states, "print a state table (built-in name, key file or sysfs dump)" },
+	{ "governors", cmd_governors, "list the governors with their params" },
+	{ "run", cmd_run, "replay a trace through one or more governors" },
+	{ "convert", cmd_convert, "convert a trace between text and binary" },
+	{ "bench", cmd_bench, "replay benchmark: idle periods per second" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: idlesim COMMAND [OPTION...]\n\n"
+		   "A simulator of Linux cpuidle governors.\n\nCommands:\n");
+	for (size_t i = 0; i < G_N_ELEMENTS(cmds); i++)
+		fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
+	fprintf(f, "\nidlesim COMMAND --help shows a command's options.\n"
+		   "Exit status: 0 ok, 1 runtime error (bad input), 2 usage error.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("idlesim %s\n", IDLESIM_VERSION);
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(cmds); i++)
+		if (strcmp(argv[1], cmds[i].name) == 0)
+			return cmds[i].fn(argc - 1, argv + 1);
+	cli_error("unknown command '%s'", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

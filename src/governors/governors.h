@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef IDLESIM_GOVERNORS_INTERNAL_H
+#define IDLESIM_GOVERNORS_INTERNAL_H
+
+#include "idlesim/governor.h"
+
+extern const struct is_governor is_gov_oracle;
+extern const struct is_governor is_gov_ladder;
+
+uint64_t is_rng_next(uint64_t *s);
+
+static inline bool is_disabled(const struct is_gov_env *env, int i)
+{
+	return env->disabled & (1u << i);
+}
+
+#endif

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The event loop.
+ *
+ * Each idle record is one pass of the kernel's cpuidle_idle_call()
+ * (kernel/sched/idle.c, Linux 6.12): cpuidle_select(), then the tick is
+ * stopped if the governor asked for it or it was already stopped, then the
+ * state is entered (cpuidle_enter_state(), drivers/cpuidle/cpuidle.c), then
+ * cpuidle_reflect().
+ *
+ * IDLE-LOOP MODEL (IS_SIM_MODEL), the assumptions:
+ *  - The record's idle_ns is the true time from select till the wakeup
+ *    event named by its cause; it does not depend on the governor.
+ *  - A retained tick fires at the record's tick boundary (t + tick_ns) and
+ *    every TICK_NSEC after it; if it comes first it ends the period
+ *    (got_tick), and the CPU, having nothing to run, selects again.
+ *  - The polling state ends at cpuidle_poll_time() (6.12: the first enabled
+ *    state's target residency of at least 10 us, capped at TICK_NSEC/16)
+ *    with poll_time_limit set, and the CPU selects again.  The kernel checks
+ *    the limit every 200 relax loops; we model the exact limit.
+ *  - Leaving a non-polling state costs its exit latency: the CPU resumes
+ *    exit_latency_ns after the wakeup event, and last_residency_ns (which the
+ *    kernel measures around the enter call) includes it.  Entry latency and
+ *    the governor's own run time are not modelled: a re-selection after a
+ *    tick or poll-limit wakeup starts when the previous state was left.
+ *  - The tick stays stopped into the next record only if the wakeup ran no
+ *    task (record flag nw), as tick_nohz_idle_exit() restarts it otherwise.
+ *    When it is stopped, tick_nohz_get_sleep_length()'s *delta_next is the
+ *    next programmed event, i.e. the sleep length.
+ *  - The sleep length of a re-selection is the record's minus the time
+ *    elapsed; it may become negative, as the kernel's can.
+ * The ideal state of every selection is judged on the time left till the
+ * true wakeup event, so wakeups the governor caused itself (retained tick,
+ * poll limit) do not make its choice look right.
+ *
+ * EXACT mode (IS_SIM_EXACT) gives the governor the recorded raw inputs
+ * verbatim and takes the recorded state as the one entered.
+ */
+#include <string.h>
+
+#include "idlesim/sim.h"
+#include "../governors/governors.h"
+
+struct sim_cpu {
+	void *gov;
+	struct is_gov_env env;
+	uint64_t rng;
+	bool tick_stopped;
+	struct is_metrics m;
+};
+
+struct is_sim {
+	struct is_sim_config cfg;
+	int64_t tick_nsec;
+	struct sim_cpu *cpu;
+	uint64_t records;
+	is_decision_fn observer;
+	void *observer_ctx;
+	const struct is_source *src;
+};
+
+int64_t is_tick_nsec(int hz)
+{
+	/* include/vdso/jiffies.h: TICK_NSEC ((NSEC_PER_SEC + HZ / 2) / HZ) */
+	return (1000000000LL + hz / 2) / hz;
+}
+
+int64_t is_poll_time_limit(const struct is_state_table *t, uint32_t disabled,
+			   int64_t tick_nsec)
+{
+	/* cpuidle_poll_time(), drivers/cpuidle/cpuidle.c, Linux 6.12 */
+	const uint64_t poll_min = 10000, poll_max = (uint64_t)tick_nsec / 16;
+	uint64_t limit_ns = poll_max;
+
+	for (int i = 1; i < t->count; i++) {
+		uint64_t state_limit;
+
+		if (disabled & (1u << i))
+			continue;
+		state_limit = (uint64_t)t->s[i].target_residency_ns;
+		if (state_limit < poll_min)
+			continue;
+		limit_ns = state_limit < poll_max ? state_limit : poll_max;
+		break;
+	}
+	return (int64_t)limit_ns;
+}
+
+struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
+{
+	struct is_sim *s;
+
+	if (!cfg->states || !cfg->gov || cfg->cpus < 1 || cfg->cpus > IS_TRACE_MAX_CPUS ||
+	    cfg->hz < 1) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "simulation needs a state table, a governor, 1..4096 CPUs and HZ >= 1");
+		return NULL;
+	}
+	s = g_new0(struct is_sim, 1);
+	s->cfg = *cfg;
+	s->tick_nsec = is_tick_nsec(cfg->hz);
+	s->cpu = g_new0(struct sim_cpu, cfg->cpus);
+	for (int i = 0; i < cfg->cpus; i++) {
+		struct sim_cpu *c = &s->cpu[i];
+
+		c->env.drv = cfg->states;
+		c->env.params = &s->cfg.params;
+		c->env.disabled = cfg->disabled;
+		c->env.tick_nsec = s->tick_nsec;
+		c->env.cpu = i;
+		/* Per-CPU stream: independent of thread count and CPU order. */
+		c->rng = cfg->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1));
+		is_metrics_init(&c->m);
+		c->gov = cfg->gov->state_size ? g_malloc0(cfg->gov->state_size) : NULL;
+		if (cfg->gov->init && cfg->gov->init(c->gov, &c->env) < 0) {
+			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+				    "governor %s failed to initialise CPU %d", cfg->gov->name, i);
+			is_sim_free(s);
+			return NULL;
+		}
+	}
+	return s;
+}
+
+void is_sim_free(struct is_sim *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->cfg.cpus; i++)
+		g_free(s->cpu[i].gov);
+	g_free(s->cpu);
+	g_free(s);
+}
+
+void is_sim_set_observer(struct is_sim *s, is_decision_fn fn, void *ctx)
+{
+	s->observer = fn;
+	s->observer_ctx = ctx;
+}
+
+static bool bad_state(struct is_sim *s, int idx, GError **error)
+{
+	g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+		    "record %" G_GUINT64_FORMAT ": governor %s returned state %d outside 0..%d",
+		    s->records + 1, s->cfg.gov->name, idx, s->cfg.states->count - 1);
+	return false;
+}
+
+static void observe(struct is_sim *s, const struct is_record *rec, int idx, bool stop,
+		    const struct is_gov_call *call, bool cont, const struct is_gov_wake *w,
+		    int64_t idle_ns, enum is_cause cause)
+{
+	struct is_decision d = {
+		.cpu = rec->cpu,
+		.record = s->records,
+		.t_ns = call->now_ns,
+		.state = idx,
+		.stop_tick = stop,
+		.sleep_length_read = call->sleep_length_read_,
+		.draw_used = call->draw_used_,
+		.draw = call->draw_,
+		.rec = rec,
+		.continuation = cont,
+		.sleep_ns = call->sleep_length_ns_,
+		.delta_next_ns = call->delta_next_ns_,
+		.latency_req_ns = call->latency_req_ns,
+		.tick_stopped = call->tick_stopped,
+		.entered = w->entered,
+		.idle_ns = idle_ns,
+		.last_residency_ns = w->last_residency_ns,
+		.span_ns = w->now_ns - call->now_ns,
+		.cause = cause,
+		.got_tick = w->got_tick,
+		.poll_time_limit = w->poll_time_limit,
+	};
+
+	s->observer(s->observer_ctx, &d);
+}
+
+static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
+		       GError **error)
+{
+	const struct is_governor *g = s->cfg.gov;
+	const unsigned need = IS_HAS_KSTATE | IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_GT | IS_HAS_PL;
+	struct is_gov_call call = {
+		.now_ns = rec->t_ns,
+		.latency_req_ns = rec->lat_ns,
+		.tick_stopped = rec->flags & IS_F_TS,
+		.sleep_length_ns_ = rec->sleep_ns,
+		.delta_next_ns_ = rec->tick_ns,
+		.has_draw_ = rec->has & IS_HAS_DRAW,
+		.draw_ = rec->draw,
+		.rng_ = &c->rng,
+		.oracle_idle_ns = rec->idle_ns,
+	};
+	struct is_gov_wake wake;
+	struct is_period_score sc;
+	bool stop = true;
+	int idx, entered;
+
+	if ((rec->has & need) != need) {
+		static const char *const names[] = { "k", "stop", "span", "lres", "gt", "pl" };
+		unsigned missing = need & ~rec->has;
+
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "record %" G_GUINT64_FORMAT ": field '%s' is required for exact replay",
+			    s->records + 1, names[__builtin_ctz(missing)]);
+		return false;
+	}
+	idx = g->select(c->gov, &c->env, &call, &stop);
+	if (idx < 0 || idx >= s->cfg.states->count)
+		return bad_state(s, idx, error);
+	entered = rec->kstate;
+	c->env.last_residency_ns = rec->lres_ns;
+	wake = (struct is_gov_wake){
+		.entered = entered,
+		.now_ns = rec->t_ns + rec->span_ns,
+		.last_residency_ns = rec->lres_ns,
+		.got_tick = rec->flags & IS_F_GT,
+		.poll_time_limit = rec->flags & IS_F_PL,
+	};
+	if (g->reflect)
+		g->reflect(c->gov, &c->env, &wake);
+	if (s->observer)
+		observe(s, rec, idx, stop, &call, false, &wake, rec->idle_ns, rec->cause);
+	sc = (struct is_period_score){
+		.chosen = entered,
+		.stop_tick = stop,
+		.tick_stopped = stop || (rec->flags & IS_F_TS),
+		.sleep_length_read = call.sleep_length_read_,
+		.ideal_idle_ns = rec->idle_ns,
+		.idle_ns = rec->idle_ns,
+		.last_residency_ns = rec->lres_ns,
+		.cause = rec->cause,
+		.disabled = c->env.disabled,
+		.latency_req_ns = rec->lat_ns,
+	};
+	is_metrics_score(&c->m, s->cfg.states, &sc);
+	return true;
+}
+
+static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
+		       GError **error)
+{
+	const struct is_governor *g = s->cfg.gov;
+	const struct is_state_table *drv = s->cfg.states;
+	const int64_t tick_nsec = s->tick_nsec;
+	int64_t t = rec->t_ns, left = rec->idle_ns, sleep = rec->sleep_ns;
+	int64_t next_tick = rec->t_ns + rec->tick_ns;
+	bool ts = c->tick_stopped, cont = false;
+
+	for (;;) {
+		struct is_gov_call call;
+		struct is_gov_wake wake;
+		struct is_period_score sc;
+		bool stop = true, stopped, got_tick = false, pl = false;
+		int64_t delta_tick, end, exit_lat, lres;
+		enum is_cause cause = rec->cause;
+		int idx;
+
+		if (cont && next_tick <= t)
+			next_tick += ((t - next_tick) / tick_nsec + 1) * tick_nsec;
+		delta_tick = next_tick - t;
+		call = (struct is_gov_call){
+			.now_ns = t,
+			.latency_req_ns = rec->lat_ns,
+			.tick_stopped = ts,
+			.sleep_length_ns_ = sleep,
+			.delta_next_ns_ = ts ? sleep : delta_tick,
+			.has_draw_ = !cont && (rec->has & IS_HAS_DRAW),
+			.draw_ = rec->draw,
+			.rng_ = &c->rng,
+			.oracle_idle_ns = left,
+		};
+		idx = g->select(c->gov, &c->env, &call, &stop);
+		if (idx < 0 || idx >= drv->count)
+			return bad_state(s, idx, error);
+		stopped = stop || ts;
+		end = left;
+		if (!stopped && delta_tick < end) {
+			end = delta_tick > 0 ? delta_tick : 0;
+			cause = IS_CAUSE_TICK;
+		}
+		if (drv->s[idx].flags & IS_STATE_POLLING) {
+			int64_t lim = is_poll_time_limit(drv, c->env.disabled, tick_nsec);
+
+			if (end > lim) {
+				end = lim;
+				cause = IS_CAUSE_POLL;
+				pl = true;
+			}
+			exit_lat = 0;
+		} else {
+			exit_lat = drv->s[idx].exit_latency_ns;
+		}
+		got_tick = cause == IS_CAUSE_TICK;
+		lres = end + exit_lat;
+		c->env.last_residency_ns = lres;
+		wake = (struct is_gov_wake){
+			.entered = idx,
+			.now_ns = t + lres,
+			.last_residency_ns = lres,
+			.got_tick = got_tick,
+			.poll_time_limit = pl,
+		};
+		if (g->reflect)
+			g->reflect(c->gov, &c->env, &wake);
+		if (s->observer)
+			observe(s, rec, idx, stop, &call, cont, &wake, end, cause);
+		sc = (struct is_period_score){
+			.chosen = idx,
+			.stop_tick = stop,
+			.tick_stopped = stopped,
+			.sleep_length_read = call.sleep_length_read_,
+			.ideal_idle_ns = left,
+			.idle_ns = end,
+			.last_residency_ns = lres,
+			.cause = cause,
+			.disabled = c->env.disabled,
+			.latency_req_ns = rec->lat_ns,
+		};
+		is_metrics_score(&c->m, drv, &sc);
+		t += lres;
+		if (cause != rec->cause && left > lres) {
+			/* Woken by the model (tick or poll limit): select again. */
+			left -= lres;
+			sleep -= lres;
+			ts = cause == IS_CAUSE_POLL ? stopped : false;
+			cont = true;
+			continue;
+		}
+		c->tick_stopped = stopped && (rec->flags & IS_F_NOWORK);
+		if (s->src && s->src->feedback)
+			s->src->feedback(s->src->ctx, rec->cpu, t);
+		return true;
+	}
+}
+
+bool is_sim_feed(struct is_sim *s, const struct is_record *rec, GError **error)
+{
+	bool ok = true;
+
+	if (rec->cpu >= s->cfg.cpus && !(rec->kind == IS_REC_STATE && rec->cpu == IS_CPU_ALL)) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "record %" G_GUINT64_FORMAT ": cpu %u but the simulation has %d CPUs",
+			    s->records + 1, rec->cpu, s->cfg.cpus);
+		return false;
+	}
+	if (rec->kind == IS_REC_STATE) {
+		int lo = rec->cpu == IS_CPU_ALL ? 0 : rec->cpu;
+		int hi = rec->cpu == IS_CPU_ALL ? s->cfg.cpus : rec->cpu + 1;
+
+		for (int i = lo; i < hi; i++) {
+			if (rec->disable)
+				s->cpu[i].env.disabled |= 1u << rec->kstate;
+			else
+				s->cpu[i].env.disabled &= ~(1u << rec->kstate);
+		}
+	} else if (s->cfg.mode == IS_SIM_EXACT) {
+		ok = feed_exact(s, &s->cpu[rec->cpu], rec, error);
+	} else {
+		ok = feed_model(s, &s->cpu[rec->cpu], rec, error);
+	}
+	if (ok)
+		s->records++;
+	return ok;
+}
+
+bool is_sim_run(struct is_sim *s, const struct is_source *src, GError **error)
+{
+	struct is_record rec;
+	int r;
+
+	s->src = src;
+	while ((r = src->next(src->ctx, &rec, error)) > 0)
+		if (!is_sim_feed(s, &rec, error)) {
+			r = -1;
+			break;
+		}
+	s->src = NULL;
+	return r == 0;
+}
+
+const struct is_metrics *is_sim_cpu_metrics(const struct is_sim *s, int cpu)
+{
+	return &s->cpu[cpu].m;
+}
+
+void is_sim_total(const struct is_sim *s, struct is_metrics *out)
+{
+	is_metrics_init(out);
+	for (int i = 0; i < s->cfg.cpus; i++)
+		is_metrics_add(out, &s->cpu[i].m);
+}
+
+uint64_t is_sim_records(const struct is_sim *s)
+{
+	return s->records;
+}
+
+const void *is_sim_gov_state(const struct is_sim *s, int cpu)
+{
+	return s->cpu[cpu].gov;
+}
+
+static int reader_next(void *ctx, struct is_record *rec, GError **error)
+{
+	return is_trace_next(ctx, rec, error);
+}
+
+void is_source_from_reader(struct is_source *src, struct is_trace_reader *r)
+{
+	src->ctx = r;
+	src->next = reader_next;
+	src->feedback = NULL;
+}

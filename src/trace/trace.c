@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Trace format: shared parts of the text and binary forms (header,
+ * record checks, reader/writer dispatch, atomic output).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "idlesim/states.h"
+#include "trace_internal.h"
+
+static const char *const cause_names[IS_CAUSE_COUNT] = {
+	[IS_CAUSE_UNKNOWN] = "unknown",
+	[IS_CAUSE_TIMER] = "timer",
+	[IS_CAUSE_TICK] = "tick",
+	[IS_CAUSE_IRQ] = "irq",
+	[IS_CAUSE_IPI] = "ipi",
+	[IS_CAUSE_POLL] = "poll",
+};
+
+const char *is_cause_name(enum is_cause c)
+{
+	return (unsigned)c < IS_CAUSE_COUNT ? cause_names[c] : "?";
+}
+
+int is_cause_parse(const char *s, size_t len)
+{
+	for (int i = 0; i < IS_CAUSE_COUNT; i++)
+		if (strlen(cause_names[i]) == len && memcmp(cause_names[i], s, len) == 0)
+			return i;
+	return -1;
+}
+
+bool is_parse_i64(const char *s, size_t len, int64_t *out)
+{
+	bool neg = false;
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (len && (s[0] == '-' || s[0] == '+')) {
+		neg = s[0] == '-';
+		i = 1;
+	}
+	if (i == len || len - i > 19)
+		return false;
+	for (; i < len; i++) {
+		unsigned d = (unsigned char)s[i] - '0';
+
+		if (d > 9)
+			return false;
+		v = v * 10 + d;
+	}
+	if (v > (uint64_t)INT64_MAX + neg)
+		return false;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return true;
+}
+
+void is_trace_header_init(struct is_trace_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->version = IS_TRACE_VERSION;
+	h->hz = 100;
+	h->cpus = 1;
+}
+
+void is_trace_header_clear(struct is_trace_header *h)
+{
+	for (int i = 0; i < h->ncomments; i++)
+		g_free(h->comments[i]);
+	h->ncomments = 0;
+}
+
+void is_trace_header_copy(struct is_trace_header *dst,
+			  const struct is_trace_header *src)
+{
+	*dst = *src;
+	for (int i = 0; i < src->ncomments; i++)
+		dst->comments[i] = g_strdup(src->comments[i]);
+}
+
+bool is_trace_header_add_comment(struct is_trace_header *h, const char *text)
+{
+	if (h->ncomments >= IS_TRACE_MAX_COMMENTS || strchr(text, '\n'))
+		return false;
+	h->comments[h->ncomments++] = g_strdup(text);
+	return true;
+}
+
+enum { SEEN_STATES = 1, SEEN_HZ = 2, SEEN_CPUS = 4, SEEN_SEED = 8, SEEN_SOURCE = 16 };
+
+static bool hdr_err(GError **error, const char *path, uint64_t line,
+		    const char *field, const char *msg, const char *v, size_t vlen)
+{
+	g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
+		    "%s:%" G_GUINT64_FORMAT ": header field '%s': %s%s%.*s%s", path,
+		    line, field, msg, v ? " ('" : "", (int)(v ? vlen : 0), v ? v : "",
+		    v ? "')" : "");
+	return false;
+}
+
+bool is_trace_parse_header_line(struct is_trace_header *h, const char *line,
+				size_t len, unsigned *seen, const char *path,
+				uint64_t lineno, GError **error)
+{
+	const char *sp = memchr(line, ' ', len);
+	size_t klen = sp ? (size_t)(sp - line) : len;
+	const char *v = sp ? sp + 1 : line + len;
+	size_t vlen = len - (size_t)(v - line);
+	int64_t n;
+
+#define KEY(k) (klen == strlen(k) && memcmp(line, k, klen) == 0)
+	if (len && line[0] == '#') {
+		g_autofree char *c = g_strndup(line, len);
+
+		if (!is_trace_header_add_comment(h, c))
+			return hdr_err(error, path, lineno, "#", "too many comment lines (max 64)",
+				       NULL, 0);
+		return true;
+	}
+	if (KEY("states")) {
+		const char *sp2 = memchr(v, ' ', vlen);
+		size_t nlen = sp2 ? (size_t)(sp2 - v) : vlen;
+
+		if (!sp2 || nlen == 0 || nlen >= sizeof(h->states))
+			return hdr_err(error, path, lineno, "states",
+				       "expected 'states NAME COUNT'", v, vlen);
+		if (!is_parse_i64(sp2 + 1, vlen - nlen - 1, &n) || n < 1 || n > IS_STATE_MAX)
+			return hdr_err(error, path, lineno, "states",
+				       "state count must be 1..10", sp2 + 1, vlen - nlen - 1);
+		memcpy(h->states, v, nlen);
+		h->states[nlen] = 0;
+		h->state_count = (int)n;
+		*seen |= SEEN_STATES;
+	} else if (KEY("hz")) {
+		if (!is_parse_i64(v, vlen, &n) || n < 1 || n > 100000)
+			return hdr_err(error, path, lineno, "hz", "must be 1..100000", v, vlen);
+		h->hz = (int)n;
+		*seen |= SEEN_HZ;
+	} else if (KEY("cpus")) {
+		if (!is_parse_i64(v, vlen, &n) || n < 1 || n > IS_TRACE_MAX_CPUS)
+			return hdr_err(error, path, lineno, "cpus", "must be 1..4096", v, vlen);
+		h->cpus = (int)n;
+		*seen |= SEEN_CPUS;
+	} else if (KEY("seed")) {
+		guint64 u;
+		g_autofree char *s = g_strndup(v, vlen);
+
+		if (!g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT64, &u, NULL))
+			return hdr_err(error, path, lineno, "seed",
+				       "not an unsigned integer", v, vlen);
+		h->seed = u;
+		h->has_seed = true;
+		*seen |= SEEN_SEED;
+	} else if (KEY("source")) {
+		if (vlen >= sizeof(h->source))
+			return hdr_err(error, path, lineno, "source",
+				       "longer than 255 characters", NULL, 0);
+		memcpy(h->source, v, vlen);
+		h->source[vlen] = 0;
+		*seen |= SEEN_SOURCE;
+	} else {
+		return hdr_err(error, path, lineno, "?", "unknown header key", line, klen);
+	}
+#undef KEY
+	return true;
+}
+
+bool is_trace_header_complete(const struct is_trace_header *h, unsigned seen,
+			      const char *path, uint64_t lineno, GError **error)
+{
+	(void)h;
+	if (!(seen & SEEN_STATES))
+		return hdr_err(error, path, lineno, "states", "missing", NULL, 0);
+	if (!(seen & SEEN_HZ))
+		return hdr_err(error, path, lineno, "hz", "missing", NULL, 0);
+	if (!(seen & SEEN_CPUS))
+		return hdr_err(error, path, lineno, "cpus", "missing", NULL, 0);
+	return true;
+}
+
+char *is_trace_header_body(const struct is_trace_header *h)
+{
+	GString *s = g_string_new(NULL);
+
+	g_string_append_printf(s, "states %s %d\nhz %d\ncpus %d\n", h->states,
+			       h->state_count, h->hz, h->cpus);
+	if (h->has_seed)
+		g_string_append_printf(s, "seed %" G_GUINT64_FORMAT "\n", h->seed);
+	if (h->source[0])
+		g_string_append_printf(s, "source %s\n", h->source);
+	for (int i = 0; i < h->ncomments; i++)
+		g_string_append_printf(s, "%s\n", h->comments[i]);
+	return g_string_free(s, FALSE);
+}
+
+const char *is_trace_check(const struct is_trace_header *h, int64_t last_t,
+			   const struct is_record *rec, const char **msg)
+{
+	if (rec->t_ns < 0) {
+		*msg = "negative time";
+		return "t_ns";
+	}
+	if (rec->t_ns < last_t) {
+		*msg = "timestamp goes backwards (records must be in time order)";
+		return "t_ns";
+	}
+	if (rec->kind == IS_REC_STATE) {
+		if (rec->cpu >= h->cpus && rec->cpu != IS_CPU_ALL) {
+			*msg = "cpu not below the header's cpus";
+			return "cpu";
+		}
+		if (rec->kstate < 0 || rec->kstate >= h->state_count) {
+			*msg = "state index outside the state table";
+			return "state";
+		}
+		return NULL;
+	}
+	if (rec->kind != IS_REC_IDLE) {
+		*msg = "unknown record kind";
+		return "kind";
+	}
+	if (rec->cpu >= h->cpus) {
+		*msg = "cpu not below the header's cpus";
+		return "cpu";
+	}
+	if (rec->lat_ns < 0) {
+		*msg = "negative duration";
+		return "lat_ns";
+	}
+	if (rec->idle_ns < 0) {
+		*msg = "negative duration";
+		return "idle_ns";
+	}
+	/* The event loop steps retained ticks through an idle period. */
+	if (rec->idle_ns > IS_TRACE_MAX_IDLE_NS) {
+		*msg = "longer than 10^15 ns (11.6 days)";
+		return "idle_ns";
+	}
+	if ((rec->flags & IS_F_KSTOP && !(rec->has & IS_HAS_KSTOP)) ||
+	    (rec->flags & IS_F_GT && !(rec->has & IS_HAS_GT)) ||
+	    (rec->flags & IS_F_PL && !(rec->has & IS_HAS_PL)) ||
+	    (rec->flags & IS_F_SLR && !(rec->has & IS_HAS_SLR))) {
+		*msg = "flag value set but the field is absent";
+		return "flags";
+	}
+	/*
+	 * sleep_ns and tick_ns may be negative: tick_nohz_get_sleep_length()
+	 * measures from the idle entry time, so a recorded kernel can report
+	 * an event that is already due.
+	 */
+	if (rec->cause >= IS_CAUSE_COUNT) {
+		*msg = "unknown wakeup cause";
+		return "cause";
+	}
+	if ((rec->has & IS_HAS_KSTATE) &&
+	    (rec->kstate < 0 || rec->kstate >= h->state_count)) {
+		*msg = "state index outside the state table";
+		return "k";
+	}
+	if ((rec->has & IS_HAS_SPAN) && rec->span_ns < 0) {
+		*msg = "negative duration";
+		return "span";
+	}
+	if ((rec->has & IS_HAS_LRES) && rec->lres_ns < 0) {
+		*msg = "negative duration";
+		return "lres";
+	}
+	return NULL;
+}
+
+/* ---- reader ----------------------------------------------------------- */
+
+struct is_trace_reader *is_trace_open(const char *path, GError **error)
+{
+	struct is_trace_reader *r = g_new0(struct is_trace_reader, 1);
+	char magic[8];
+	size_t n;
+
+	r->path = g_strdup(path);
+	is_trace_header_init(&r->h);
+	r->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+	if (!r->f) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path, g_strerror(errno));
+		r->f = NULL;
+		is_trace_close(r);
+		return NULL;
+	}
+	n = fread(magic, 1, sizeof(magic), r->f);
+	if (n == sizeof(magic) && memcmp(magic, IS_BIN_MAGIC, 8) == 0) {
+		r->fmt = IS_FMT_BINARY;
+		if (!is_bin_open(r, error))
+			goto fail;
+	} else {
+		r->fmt = IS_FMT_TEXT;
+		/* Push the bytes back by re-reading from the start. */
+		if (r->f == stdin || fseek(r->f, 0, SEEK_SET) != 0) {
+			if (r->f == stdin) {
+				g_set_error(error, IS_ERROR, IS_ERROR_IO,
+					    "%s: text traces cannot be read from a pipe", path);
+				goto fail;
+			}
+			g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path,
+				    g_strerror(errno));
+			goto fail;
+		}
+		if (!is_text_open(r, error))
+			goto fail;
+	}
+	return r;
+fail:
+	is_trace_close(r);
+	return NULL;
+}
+
+enum is_trace_format is_trace_reader_format(const struct is_trace_reader *r)
+{
+	return r->fmt;
+}
+
+const struct is_trace_header *is_trace_reader_header(const struct is_trace_reader *r)
+{
+	return &r->h;
+}
+
+uint64_t is_trace_reader_count(const struct is_trace_reader *r)
+{
+	return r->count;
+}
+
+int is_trace_next(struct is_trace_reader *r, struct is_record *rec, GError **error)
+{
+	if (r->done)
+		return 0;
+	return r->fmt == IS_FMT_BINARY ? is_bin_next(r, rec, error) :
+					 is_text_next(r, rec, error);
+}
+
+void is_trace_close(struct is_trace_reader *r)
+{
+	if (!r)
+		return;
+	if (r->f && r->f != stdin)
+		fclose(r->f);
+	is_trace_header_clear(&r->h);
+	g_free(r->path);
+	g_free(r->lbuf);
+	g_free(r->buf);
+	g_free(r);
+}
+
+/* ---- writer ----------------------------------------------------------- */
+
+enum is_trace_format is_trace_format_for_path(const char *path)
+{
+	return g_str_has_suffix(path, ".istb") ? IS_FMT_BINARY : IS_FMT_TEXT;
+}
+
+struct is_trace_writer *is_trace_writer_open(const char *path,
+					     enum is_trace_format fmt,
+					     const struct is_trace_header *h,
+					     GError **error)
+{
+	struct is_trace_writer *w = g_new0(struct is_trace_writer, 1);
+	bool ok;
+
+	w->fmt = fmt == IS_FMT_AUTO ? is_trace_format_for_path(path) : fmt;
+	w->path = g_strdup(path);
+	is_trace_header_copy(&w->h, h);
+	w->h.version = IS_TRACE_VERSION;
+	if (strcmp(path, "-") == 0) {
+		w->f = stdout;
+	} else {
+		int fd;
+
+		w->tmp = g_strdup_printf("%s.tmp.XXXXXX", path);
+		fd = g_mkstemp(w->tmp);
+		if (fd < 0) {
+			g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path,
+				    g_strerror(errno));
+			g_clear_pointer(&w->tmp, g_free);
+			is_trace_writer_abort(w);
+			return NULL;
+		}
+		w->f = fdopen(fd, "wb");
+	}
+	ok = w->fmt == IS_FMT_BINARY ? is_bin_write_header(w) : is_text_write_header(w);
+	if (!ok) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: write failed: %s", path,
+			    g_strerror(errno));
+		is_trace_writer_abort(w);
+		return NULL;
+	}
+	return w;
+}
+
+bool is_trace_write(struct is_trace_writer *w, const struct is_record *rec,
+		    GError **error)
+{
+	const char *msg, *field = is_trace_check(&w->h, w->last_t, rec, &msg);
+
+	if (field) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "%s: record %" G_GUINT64_FORMAT ": field '%s': %s", w->path,
+			    w->count + 1, field, msg);
+		w->failed = true;
+		return false;
+	}
+	if (!(w->fmt == IS_FMT_BINARY ? is_bin_write(w, rec) : is_text_write(w, rec))) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: write failed: %s", w->path,
+			    g_strerror(errno));
+		w->failed = true;
+		return false;
+	}
+	w->last_t = rec->t_ns;
+	w->count++;
+	return true;
+}
+
+static void writer_free(struct is_trace_writer *w)
+{
+	is_trace_header_clear(&w->h);
+	g_free(w->path);
+	g_free(w->tmp);
+	g_free(w);
+}
+
+bool is_trace_writer_commit(struct is_trace_writer *w, GError **error)
+{
+	bool ok = !w->failed;
+
+	ok = ok && (w->fmt == IS_FMT_BINARY ? is_bin_write_end(w) : is_text_write_end(w));
+	ok = ok && fflush(w->f) == 0 && !ferror(w->f);
+	if (w->f != stdout) {
+		ok = ok && fsync(fileno(w->f)) == 0;
+		if (fclose(w->f) != 0)
+			ok = false;
+		w->f = NULL;
+		if (ok && rename(w->tmp, w->path) != 0)
+			ok = false;
+	}
+	if (!ok) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", w->path,
+			    w->failed ? "earlier write failed" : g_strerror(errno));
+		if (w->tmp)
+			unlink(w->tmp);
+	}
+	writer_free(w);
+	return ok;
+}
+
+void is_trace_writer_abort(struct is_trace_writer *w)
+{
+	if (!w)
+		return;
+	if (w->f && w->f != stdout)
+		fclose(w->f);
+	if (w->tmp)
+		unlink(w->tmp);
+	writer_free(w);
+}
