@@ -1,2 +1,133 @@
 #!/bin/sh
-exit 0
+# SPDX-License-Identifier: GPL-2.0-only
+# CLI tests: exit codes, error messages naming file/line/field, outputs that
+# appear complete or not at all, lossless text <-> binary conversion.
+set -u
+: "${IDLESIM:?}" "${TRACES:?}" "${TESTDATA:?}"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect CODE PATTERN... -- CMD...: exit code and stderr+stdout patterns
+expect() {
+	code=$1; shift
+	pats=""
+	while [ "$1" != "--" ]; do pats="$pats
+$1"; shift; done
+	shift
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" != "$code" ]; then
+		bad "exit $rc, wanted $code: $*"; sed 's/^/  | /' "$T/err"; return
+	fi
+	echo "$pats" | while IFS= read -r p; do
+		[ -z "$p" ] && continue
+		cat "$T/out" "$T/err" | grep -qF -- "$p" || { echo "missing '$p'"; exit 1; }
+	done || { bad "output of: $*"; sed 's/^/  | /' "$T/out" "$T/err" | head -20; return; }
+	ok
+}
+
+# --- basics
+expect 0 "idlesim 0." -- "$IDLESIM" --version
+expect 2 "Usage" -- "$IDLESIM"
+expect 2 "unknown command" -- "$IDLESIM" frobnicate
+for c in states governors run replay convert bench; do
+	expect 0 "Usage:" -- "$IDLESIM" $c --help
+done
+
+# --- states
+expect 0 "table power9: 7 states" "snooze" "stop0_lite" "stop5" "polling" -- "$IDLESIM" states power9
+"$IDLESIM" states power9 > "$T/p9"
+for row in "0   snooze              0.000        0.000" "1   stop0_lite          1.000       10.000" \
+	   "2   stop0               2.000       20.000" "3   stop1               5.000       50.000" \
+	   "4   stop2              10.000      100.000" "5   stop4             100.000    10000.000" \
+	   "6   stop5             200.000    20000.000"; do
+	grep -qF "$row" "$T/p9" && ok || bad "states power9 lacks '$row'"
+done
+expect 0 "stop8" "stop11" "disabled" -- "$IDLESIM" states power9-full
+expect 0 "stop5" "disabled" -- "$IDLESIM" states "$TESTDATA/sysfs-power9"
+expect 1 "nope" "not a built-in" -- "$IDLESIM" states nope
+"$IDLESIM" states --format keyfile power9 > "$T/p9.ini"
+expect 0 "table power9: 7 states" -- "$IDLESIM" states "$T/p9.ini"
+"$IDLESIM" states "$T/p9.ini" | tail -n +2 > "$T/a"; tail -n +2 "$T/p9" > "$T/b"
+cmp -s "$T/a" "$T/b" && ok || bad "keyfile dump of power9 does not load back identically"
+expect 2 "--format" -- "$IDLESIM" states --format xml power9
+
+# --- governors
+expect 0 "oracle" "ladder" "promotion_count=4 (1..1000000)" -- "$IDLESIM" governors
+
+# --- run
+S="$TRACES/basic.trace"
+expect 0 '"accuracy"' '"correct_pct": 100.0000' '"above"' '"below"' '"residency_pct"' \
+	'"energy_active_ns"' '"wakeup_latency"' '"p99_ns"' '"tick_stopped"' '"per_cpu"' \
+	-- "$IDLESIM" run --trace "$S" --governor oracle --format json
+expect 0 "governor,params,seed" "oracle," "ladder," -- "$IDLESIM" run -t "$S" -g oracle,ladder -f csv
+expect 0 "Accuracy" "Correct" "ladder" -- "$IDLESIM" run -t "$S" -g ladder,oracle -b oracle
+expect 2 "unknown governor 'menu9'" -- "$IDLESIM" run -t "$S" -g menu9
+expect 2 "'promotion_count'" "1..1000000" -- "$IDLESIM" run -t "$S" -g ladder -p promotion_count=0
+expect 2 "no param 'bogus'" -- "$IDLESIM" run -t "$S" -g ladder -p ladder.bogus=1
+expect 2 "no selected governor has this param" -- "$IDLESIM" run -t "$S" -g oracle -p bogus=1
+expect 2 "needs --trace" -- "$IDLESIM" run -g oracle
+expect 2 "--format" -- "$IDLESIM" run -t "$S" -g oracle -f xml
+expect 1 "no-such.trace" -- "$IDLESIM" run -t "$T/no-such.trace" -g oracle
+expect 1 "'states'" "9" -- "$IDLESIM" run -t "$S" -g oracle --states power9-full
+expect 1 "record 1: field 'k' is required for exact replay" -- "$IDLESIM" run -t "$S" -g ladder --mode exact
+expect 0 "mode exact" -- "$IDLESIM" run -t "$TRACES/recorded.trace" -g ladder --mode exact
+expect 0 "table sysfs:sysfs-power9" -- "$IDLESIM" run -t "$S" -g ladder --states "$TESTDATA/sysfs-power9"
+
+# A run that fails on bad input leaves no report file behind.
+printf 'idlesim-trace 1\nstates power9 7\nhz 100\ncpus 1\ndata\nI 0 1 2 3 0 4 -5 timer\nend 1\n' > "$T/neg.trace"
+expect 1 "neg.trace:6: field 'idle_ns': negative" -- "$IDLESIM" run -t "$T/neg.trace" -g oracle -o "$T/report.json" -f json
+[ ! -e "$T/report.json" ] && [ -z "$(ls "$T" | grep report)" ] && ok || bad "partial report left behind"
+expect 0 -- "$IDLESIM" run -t "$S" -g oracle -o "$T/report.json" -f json
+grep -q '"governors"' "$T/report.json" && ok || bad "report file incomplete"
+
+# Bad-input cases through the CLI: each names file, line and field.
+hdr='idlesim-trace 1\nstates power9 7\nhz 100\ncpus 1\ndata\n'
+check_bad() {  # name body pattern...
+	n=$1; b=$2; shift 2
+	printf "$hdr$b" > "$T/$n.trace"
+	expect 1 "$T/$n.trace" "$@" -- "$IDLESIM" run -t "$T/$n.trace" -g oracle
+}
+printf 'idlesim-trace 7\nstates power9 7\nhz 100\ncpus 1\ndata\nend 0\n' > "$T/v.trace"
+expect 1 "v.trace:1: header field 'version'" -- "$IDLESIM" run -t "$T/v.trace" -g oracle
+printf 'idlesim-trace 1\nstates power9 7\ncpus 1\ndata\nend 0\n' > "$T/m.trace"
+expect 1 "m.trace:4: header field 'hz': missing" -- "$IDLESIM" run -t "$T/m.trace" -g oracle
+check_bad nonnum 'I 0 1 2 3 0 4 x5 timer\nend 1\n' ":6: field 'idle_ns': not an integer"
+check_bad back 'I 0 10 2 3 0 4 5 timer\nI 0 9 2 3 0 4 5 timer\nend 2\n' ":7: field 't_ns'" "backwards"
+check_bad state 'I 0 10 2 3 0 4 5 timer k=12\nend 1\n' ":6: field 'k'" "outside the state table"
+check_bad trunc 'I 0 10 2 3 0 4 5 timer\n' "no 'end' line" "truncated"
+printf 'idlesim-trace 1\nstates power9 9\nhz 100\ncpus 1\ndata\nend 0\n' > "$T/c.trace"
+expect 1 "header field 'states'" "9 states" -- "$IDLESIM" run -t "$T/c.trace" -g oracle
+
+# --- convert: lossless both ways on every bundled trace
+for f in "$TRACES"/*.trace; do
+	b=$(basename "$f" .trace)
+	expect 0 -- "$IDLESIM" convert "$f" -o "$T/$b.istb"
+	expect 0 -- "$IDLESIM" convert "$T/$b.istb" -o "$T/$b.back.trace"
+	cmp -s "$f" "$T/$b.back.trace" && ok || bad "round trip of $b.trace is not byte-identical"
+	[ "$(stat -c %s "$T/$b.istb")" -lt "$(stat -c %s "$f")" ] && ok || bad "binary of $b not smaller"
+	"$IDLESIM" replay --digest -g ladder "$f" | cut -d' ' -f1 > "$T/d1"
+	"$IDLESIM" replay --digest -g ladder "$T/$b.istb" | cut -d' ' -f1 > "$T/d2"
+	cmp -s "$T/d1" "$T/d2" && ok || bad "text and binary of $b replay differently"
+done
+expect 0 -- "$IDLESIM" convert "$S" -o "$T/x.bin" --to binary
+head -c 300 "$T/x.bin" > "$T/cut.istb"
+expect 1 "cut.istb: record" "truncated" -- "$IDLESIM" convert "$T/cut.istb" -o "$T/cut.out.trace"
+[ ! -e "$T/cut.out.trace" ] && ! ls "$T" | grep -q 'cut.out.trace.tmp' && ok || bad "partial convert output left behind"
+expect 2 "--to" -- "$IDLESIM" convert "$S" -o "$T/y" --to xml
+
+# --- replay --check
+expect 0 "ladder: 1500 decisions compared, 0 mismatches" -- "$IDLESIM" replay --check -g ladder "$TRACES/recorded.trace"
+expect 1 "first mismatch: record" -- "$IDLESIM" replay --check -g oracle "$TRACES/recorded.trace"
+expect 1 "field 'k' is required" -- "$IDLESIM" replay --check -g ladder "$S"
+
+# --- bench (tiny, checks it works; the speed figure is a benchmark)
+expect 0 "oracle" "M periods/s" -- "$IDLESIM" bench --periods 20000
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

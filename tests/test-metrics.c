@@ -1,1 +1,156 @@
-int main(void){return 0;}
+// SPDX-License-Identifier: GPL-2.0-only
+/* Tests of the metrics: ideal state, above/below, energy, latency. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <math.h>
+
+#include "idlesim/metrics.h"
+
+#define NOLIM 2147483647000LL
+
+static const struct {
+	int64_t idle, lat;
+	uint32_t disabled;
+	int expect;
+} ideal_cases[] = {
+	{ 0, NOLIM, 0, 0 },              /* only snooze fits */
+	{ 9999, NOLIM, 0, 0 },
+	{ 10000, NOLIM, 0, 1 },          /* stop0_lite's residency, inclusive */
+	{ 99999, NOLIM, 0, 3 },
+	{ 100000, NOLIM, 0, 4 },
+	{ 25000000, NOLIM, 0, 6 },
+	{ 25000000, 50000, 0, 4 },       /* 50 us limit: stop4/stop5 out */
+	{ 25000000, 0, 0, 0 },           /* limit 0: only the 0-latency snooze */
+	{ 200000, NOLIM, 1u << 4, 3 },   /* stop2 disabled */
+	{ 0, NOLIM, 0x5f, 5 },           /* only stop4 and stop5 enabled: the shallowest */
+};
+
+static void test_ideal(void **state)
+{
+	const struct is_state_table *t = is_states_builtin("power9");
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(ideal_cases); i++)
+	{
+		struct is_ideal_cache c = { 0 };
+
+		if (is_ideal_state(t, ideal_cases[i].disabled, ideal_cases[i].lat,
+				   ideal_cases[i].idle) != ideal_cases[i].expect)
+			fail_msg("case %zu", i);
+		/* The event loop's cached form agrees. */
+		if (is_ideal_cached(&c, t, ideal_cases[i].disabled, ideal_cases[i].lat,
+				    ideal_cases[i].idle) != ideal_cases[i].expect)
+			fail_msg("cached case %zu", i);
+	}
+}
+
+static void score(struct is_metrics *m, int chosen, int64_t lres, uint32_t disabled)
+{
+	struct is_period_score p = {
+		.chosen = chosen, .idle_ns = lres,
+		.ideal = is_ideal_state(is_states_builtin("power9"), disabled, NOLIM, lres),
+		.last_residency_ns = lres, .cause = IS_CAUSE_TIMER, .disabled = disabled,
+		.latency_req_ns = NOLIM,
+	};
+
+	is_metrics_score(m, is_states_builtin("power9"), &p);
+}
+
+/* cpuidle_enter_state() of 6.12, worked by hand. */
+static void test_above_below(void **state)
+{
+	struct is_metrics m;
+
+	(void)state;
+	is_metrics_init(&m);
+	score(&m, 3, 40000, 0);       /* 40 us < stop1's 50 us: above */
+	assert_int_equal(m.above[3], 1);
+	score(&m, 0, 5000, 0);        /* snooze: 5 us - 0 < stop0_lite's 10 us: nothing */
+	assert_int_equal(m.above[0] + m.below[0], 0);
+	score(&m, 1, 31000, 0);       /* 31 - 1 us >= stop0's 20 us: below */
+	assert_int_equal(m.below[1], 1);
+	score(&m, 1, 31000, 1u << 2); /* stop0 disabled: stop1's 50 us does not fit */
+	assert_int_equal(m.below[1], 1);
+	score(&m, 1, 5000, 1u << 0);  /* no enabled shallower state: no above */
+	assert_int_equal(m.above[1], 0);
+	assert_int_equal(m.usage[1], 3);
+	assert_int_equal(m.time_ns[1], 31000 + 31000 + 5000);
+	/* accuracy: stop1 for 40 us: ideal stop0 (2) -> US 1 */
+	assert_int_equal(m.acc[IS_ACC_MID + 1], 1);
+	assert_int_equal(m.selections, 5);
+}
+
+static void test_energy(void **state)
+{
+	struct is_metrics m;
+	struct is_period_score p = {
+		.chosen = 3, .idle_ns = 100000, .last_residency_ns = 105000,
+		.ideal = 4, .latency_req_ns = NOLIM,
+	};
+
+	(void)state;
+	is_metrics_init(&m);
+	is_metrics_score(&m, is_states_builtin("power9"), &p);
+	/* 0.55 * 100000 + 11500 */
+	assert_true(fabs(m.energy - 66500.0) < 1e-9);
+	p.chosen = 0; /* polling: busy power, no transition */
+	is_metrics_score(&m, is_states_builtin("power9"), &p);
+	assert_true(fabs(m.energy - 166500.0) < 1e-9);
+	assert_int_equal(m.acc[IS_ACC_MID - 4], 1); /* snooze vs ideal stop2: OS 4 */
+}
+
+static void test_latency(void **state)
+{
+	const struct is_state_table *t = is_states_builtin("power9");
+	struct is_metrics m;
+	struct is_latency_summary l;
+
+	(void)state;
+	is_metrics_init(&m);
+	is_metrics_latency(&m, t, &l);
+	assert_int_equal(l.count, 0);
+	m.nt_wakeups[1] = 98;
+	m.nt_wakeups[6] = 2;
+	is_metrics_latency(&m, t, &l);
+	assert_int_equal(l.count, 100);
+	assert_true(fabs(l.mean_ns - 4980.0) < 1e-9);
+	assert_int_equal(l.p50_ns, 1000);
+	assert_int_equal(l.p99_ns, 200000);  /* rank 99 falls on stop5 */
+	assert_int_equal(l.max_ns, 200000);
+	m.nt_wakeups[1] = 99;
+	m.nt_wakeups[6] = 1;
+	is_metrics_latency(&m, t, &l);
+	assert_int_equal(l.p99_ns, 1000);
+}
+
+static void test_add(void **state)
+{
+	struct is_metrics a, b;
+
+	(void)state;
+	is_metrics_init(&a);
+	is_metrics_init(&b);
+	score(&a, 2, 30000, 0);
+	score(&b, 2, 30000, 0);
+	score(&b, 4, 300000, 0);
+	is_metrics_add(&a, &b);
+	assert_int_equal(a.selections, 3);
+	assert_int_equal(a.usage[2], 2);
+	assert_int_equal(a.usage[4], 1);
+	assert_int_equal(a.acc[IS_ACC_MID], 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ideal),
+		cmocka_unit_test(test_above_below),
+		cmocka_unit_test(test_energy),
+		cmocka_unit_test(test_latency),
+		cmocka_unit_test(test_add),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

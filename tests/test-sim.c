@@ -1,1 +1,338 @@
-int main(void){return 0;}
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tests of the event loop with a scripted governor that records what it
+ * was given.  Expected values are worked out by hand in the comments.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "idlesim/idlesim.h"
+
+#define NOLIM 2147483647000LL
+#define MAXC 16
+
+struct seen {
+	int64_t now, sleep, delta, lres_env;
+	bool ts;
+	uint32_t disabled;
+	int64_t w_now, w_lres;
+	bool w_gt, w_pl;
+	uint32_t draw;
+};
+
+static struct {
+	int state;
+	bool stop;
+	bool read_sleep;
+	bool draw;
+	int n, nw;
+	struct seen s[MAXC];
+} script;
+
+static int scripted_select(void *st, const struct is_gov_env *env, struct is_gov_call *c,
+			   bool *stop_tick)
+{
+	struct seen *s = &script.s[script.n < MAXC ? script.n : MAXC - 1];
+
+	(void)st;
+	s->now = c->now_ns;
+	s->ts = c->tick_stopped;
+	s->lres_env = env->last_residency_ns;
+	s->disabled = env->disabled;
+	if (script.read_sleep)
+		s->sleep = is_gov_sleep_length(c, &s->delta);
+	if (script.draw)
+		s->draw = is_gov_random_u32(c);
+	*stop_tick = script.stop;
+	script.n++;
+	return script.state;
+}
+
+static void scripted_reflect(void *st, const struct is_gov_env *env,
+			     const struct is_gov_wake *w)
+{
+	struct seen *s = &script.s[script.nw < MAXC ? script.nw : MAXC - 1];
+
+	(void)st;
+	(void)env;
+	s->w_now = w->now_ns;
+	s->w_lres = w->last_residency_ns;
+	s->w_gt = w->got_tick;
+	s->w_pl = w->poll_time_limit;
+	script.nw++;
+}
+
+static const struct is_governor scripted = {
+	.name = "scripted",
+	.select = scripted_select,
+	.reflect = scripted_reflect,
+};
+
+static struct is_sim *mk(int cpus, enum is_sim_mode mode, uint64_t seed)
+{
+	struct is_sim_config cfg = {
+		.states = is_states_builtin("power9"), .gov = &scripted, .cpus = cpus,
+		.hz = 100, .mode = mode, .seed = seed,
+	};
+	struct is_sim *s = is_sim_new(&cfg, NULL);
+
+	assert_non_null(s);
+	memset(&script, 0, sizeof(script));
+	script.read_sleep = true;
+	return s;
+}
+
+static struct is_record idle(int cpu, int64_t t, int64_t sleep, int64_t tick, int64_t w,
+			     enum is_cause cause)
+{
+	return (struct is_record){ .kind = IS_REC_IDLE, .cpu = (uint16_t)cpu, .t_ns = t,
+				   .sleep_ns = sleep, .tick_ns = tick, .lat_ns = NOLIM,
+				   .idle_ns = w, .cause = (uint8_t)cause };
+}
+
+/*
+ * HZ=100 (TICK_NSEC 10 ms).  Idle at 0 for 25 ms till a timer; next tick in
+ * 4 ms; the governor keeps the tick and picks stop1 (5 us exit latency).
+ *  1: woken by the tick at 4 ms; lres 4.005 ms; resumes at 4.005 ms.
+ *  2: next tick 14 ms: delta 9.995 ms; lres 10 ms; resumes at 14.005 ms.
+ *  3: next tick 24 ms: same; resumes at 24.005 ms, 0.995 ms left.
+ *  4: next tick 34 ms is after the timer: ends by the timer, lres 1 ms.
+ * Ideal states on the time left: 25 ms and 20.995 ms -> stop5 (OS 3),
+ * 10.995 ms -> stop4 (OS 2), 0.995 ms -> stop2 (OS 1).
+ */
+static void test_tick_retained(void **state)
+{
+	struct is_sim *s = mk(1, IS_SIM_MODEL, 1);
+	struct is_record r = idle(0, 0, 25000000, 4000000, 25000000, IS_CAUSE_TIMER);
+	const struct is_metrics *m;
+	static const int64_t now[] = { 0, 4005000, 14005000, 24005000 };
+	static const int64_t delta[] = { 4000000, 9995000, 9995000, 9995000 };
+	static const int64_t lres[] = { 4005000, 10000000, 10000000, 1000000 };
+
+	(void)state;
+	script.state = 3;
+	script.stop = false;
+	assert_true(is_sim_feed(s, &r, NULL));
+	assert_int_equal(script.n, 4);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(script.s[i].now, now[i]);
+		assert_int_equal(script.s[i].delta, delta[i]);
+		assert_int_equal(script.s[i].sleep, 25000000 - now[i]);
+		assert_false(script.s[i].ts);
+		assert_int_equal(script.s[i].w_lres, lres[i]);
+		assert_int_equal(script.s[i].w_now, now[i] + lres[i]);
+		assert_int_equal(script.s[i].w_gt, i < 3);
+		/* dev->last_residency_ns seen by the next select */
+		if (i)
+			assert_int_equal(script.s[i].lres_env, lres[i - 1]);
+	}
+	m = is_sim_cpu_metrics(s, 0);
+	assert_int_equal(m->selections, 4);
+	assert_int_equal(m->wakeups[IS_CAUSE_TICK], 3);
+	assert_int_equal(m->wakeups[IS_CAUSE_TIMER], 1);
+	assert_int_equal(m->acc[IS_ACC_MID - 3], 2);
+	assert_int_equal(m->acc[IS_ACC_MID - 2], 1);
+	assert_int_equal(m->acc[IS_ACC_MID - 1], 1);
+	assert_int_equal(m->idle_ns, 4000000 + 9995000 * 2 + 995000);
+	assert_int_equal(m->tick_stops, 0);
+	is_sim_free(s);
+}
+
+/*
+ * Snooze for 50 us with the tick stopped: cpuidle_poll_time() is stop0_lite's
+ * 10 us, so four poll-limit wakeups (pl set) and a final 10 us period that
+ * ends by the irq (10 us is not > the limit).  The tick stays stopped.
+ */
+static void test_poll_limit(void **state)
+{
+	struct is_sim *s = mk(1, IS_SIM_MODEL, 1);
+	struct is_record r = idle(0, 1000, 900000, 5000000, 50000, IS_CAUSE_IRQ);
+	const struct is_metrics *m;
+
+	(void)state;
+	script.state = 0;
+	script.stop = true;
+	assert_true(is_sim_feed(s, &r, NULL));
+	assert_int_equal(script.n, 5);
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(script.s[i].now, 1000 + 10000 * i);
+		assert_int_equal(script.s[i].w_lres, 10000);
+		assert_int_equal(script.s[i].w_pl, i < 4);
+		assert_int_equal(script.s[i].ts, i > 0);
+		/* tick stopped: delta_next is the next event, the sleep length */
+		assert_int_equal(script.s[i].delta, i ? 900000 - 10000 * i : 5000000);
+	}
+	m = is_sim_cpu_metrics(s, 0);
+	assert_int_equal(m->wakeups[IS_CAUSE_POLL], 4);
+	assert_int_equal(m->wakeups[IS_CAUSE_IRQ], 1);
+	assert_int_equal(m->nt_wakeups[0], 1);
+	is_sim_free(s);
+}
+
+/* The tick stays stopped into the next record only after a no-work wakeup. */
+static void test_nowork(void **state)
+{
+	struct is_sim *s = mk(1, IS_SIM_MODEL, 1);
+	struct is_record r1 = idle(0, 0, 900000, 5000000, 300000, IS_CAUSE_IRQ);
+	struct is_record r2 = idle(0, 400000, 500000, 4600000, 200000, IS_CAUSE_IRQ);
+	struct is_record r3 = idle(0, 700000, 200000, 4300000, 100000, IS_CAUSE_TIMER);
+
+	(void)state;
+	r1.flags = IS_F_NOWORK;
+	script.state = 4;
+	script.stop = true;
+	assert_true(is_sim_feed(s, &r1, NULL));
+	assert_true(is_sim_feed(s, &r2, NULL));
+	assert_true(is_sim_feed(s, &r3, NULL));
+	assert_int_equal(script.n, 3);
+	assert_false(script.s[0].ts);
+	assert_true(script.s[1].ts);
+	assert_int_equal(script.s[1].delta, 500000);
+	assert_false(script.s[2].ts);
+	assert_int_equal(script.s[2].delta, 4300000);
+	/* stop2: 10 us exit latency is in last_residency_ns */
+	assert_int_equal(script.s[0].w_lres, 310000);
+	is_sim_free(s);
+}
+
+/* Exact mode hands the recorded raw inputs over verbatim. */
+static void test_exact(void **state)
+{
+	struct is_sim *s = mk(1, IS_SIM_EXACT, 1);
+	struct is_record r = idle(0, 500, -20, 7, 1234, IS_CAUSE_TICK);
+	GError *err = NULL;
+
+	(void)state;
+	script.state = 2;
+	script.draw = true;
+	r.flags = IS_F_TS | IS_F_GT;
+	r.has = IS_HAS_KSTATE | IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_GT | IS_HAS_PL | IS_HAS_DRAW;
+	r.kstate = 5;
+	r.span_ns = 999;
+	r.lres_ns = 888;
+	r.draw = 4242;
+	assert_true(is_sim_feed(s, &r, &err));
+	assert_int_equal(script.s[0].sleep, -20);
+	assert_int_equal(script.s[0].delta, 7);
+	assert_true(script.s[0].ts);
+	assert_int_equal(script.s[0].draw, 4242);
+	assert_int_equal(script.s[0].w_now, 1499);
+	assert_int_equal(script.s[0].w_lres, 888);
+	assert_true(script.s[0].w_gt);
+	assert_false(script.s[0].w_pl);
+	/* the recorded state is the one entered */
+	assert_int_equal(is_sim_cpu_metrics(s, 0)->usage[5], 1);
+	r.has &= ~IS_HAS_SPAN;
+	assert_false(is_sim_feed(s, &r, &err));
+	assert_non_null(strstr(err->message, "'span'"));
+	g_clear_error(&err);
+	is_sim_free(s);
+}
+
+static void test_disable_events(void **state)
+{
+	struct is_sim *s = mk(2, IS_SIM_MODEL, 1);
+	struct is_record off = { .kind = IS_REC_STATE, .cpu = 1, .t_ns = 0, .kstate = 4,
+				 .disable = 1 };
+	struct is_record all = { .kind = IS_REC_STATE, .cpu = IS_CPU_ALL, .t_ns = 0,
+				 .kstate = 2, .disable = 1 };
+	struct is_record r0 = idle(0, 10, 1000, 1000, 100, IS_CAUSE_IRQ);
+	struct is_record r1 = idle(1, 20, 1000, 1000, 100, IS_CAUSE_IRQ);
+
+	(void)state;
+	script.state = 1;
+	assert_true(is_sim_feed(s, &off, NULL));
+	assert_true(is_sim_feed(s, &all, NULL));
+	assert_true(is_sim_feed(s, &r0, NULL));
+	assert_true(is_sim_feed(s, &r1, NULL));
+	assert_int_equal(script.s[0].disabled, 1u << 2);
+	assert_int_equal(script.s[1].disabled, (1u << 2) | (1u << 4));
+	off.disable = 0;
+	assert_true(is_sim_feed(s, &off, NULL));
+	r1.t_ns = 30;
+	assert_true(is_sim_feed(s, &r1, NULL));
+	assert_int_equal(script.s[2].disabled, 1u << 2);
+	is_sim_free(s);
+}
+
+/* A CPU's random stream depends only on (seed, cpu), not on the CPU count. */
+static void test_rng_streams(void **state)
+{
+	uint32_t a[4], b[4];
+	struct is_sim *s;
+
+	(void)state;
+	s = mk(1, IS_SIM_MODEL, 99);
+	script.draw = true;
+	script.state = 2;
+	for (int i = 0; i < 4; i++) {
+		struct is_record r = idle(0, i * 1000, 100000, 1000000, 500, IS_CAUSE_IRQ);
+
+		assert_true(is_sim_feed(s, &r, NULL));
+		a[i] = script.s[i].draw;
+	}
+	is_sim_free(s);
+	s = mk(8, IS_SIM_MODEL, 99);
+	script.draw = true;
+	script.state = 2;
+	for (int i = 0; i < 4; i++) {
+		struct is_record r = idle(0, i * 1000, 100000, 1000000, 500, IS_CAUSE_IRQ);
+		struct is_record o = idle(5, i * 1000 + 1, 100000, 1000000, 500, IS_CAUSE_IRQ);
+
+		assert_true(is_sim_feed(s, &r, NULL));
+		b[i] = script.s[2 * i].draw;
+		assert_true(is_sim_feed(s, &o, NULL));
+	}
+	is_sim_free(s);
+	assert_memory_equal(a, b, sizeof(a));
+	assert_true(a[0] != a[1] || a[1] != a[2]);
+}
+
+static void test_bad_state(void **state)
+{
+	struct is_sim *s = mk(1, IS_SIM_MODEL, 1);
+	struct is_record r = idle(0, 0, 100, 100, 100, IS_CAUSE_IRQ);
+	GError *err = NULL;
+
+	(void)state;
+	script.state = 7;
+	assert_false(is_sim_feed(s, &r, &err));
+	assert_non_null(strstr(err->message, "outside 0..6"));
+	g_clear_error(&err);
+	is_sim_free(s);
+	is_sim_free(NULL);
+}
+
+static void test_tick_nsec(void **state)
+{
+	(void)state;
+	assert_int_equal(is_tick_nsec(100), 10000000);
+	assert_int_equal(is_tick_nsec(250), 4000000);
+	assert_int_equal(is_tick_nsec(300), 3333333);
+	assert_int_equal(is_tick_nsec(1000), 1000000);
+	/* poll limit: stop0_lite's 10 us; stop0_lite off -> stop0's 20 us;
+	 * all off -> TICK_NSEC / 16 */
+	assert_int_equal(is_poll_time_limit(is_states_builtin("power9"), 0, 10000000), 10000);
+	assert_int_equal(is_poll_time_limit(is_states_builtin("power9"), 2, 10000000), 20000);
+	assert_int_equal(is_poll_time_limit(is_states_builtin("power9"), 0x7e, 10000000), 625000);
+	assert_int_equal(is_poll_time_limit(is_states_builtin("power9"), 0x0e, 4000000), 100000);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_tick_retained),
+		cmocka_unit_test(test_poll_limit),
+		cmocka_unit_test(test_nowork),
+		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_disable_events),
+		cmocka_unit_test(test_rng_streams),
+		cmocka_unit_test(test_bad_state),
+		cmocka_unit_test(test_tick_nsec),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,1 +1,321 @@
-int main(void){return 0;}
+// SPDX-License-Identifier: GPL-2.0-only
+/* Tests of the trace format: round trips and bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <glib/gstdio.h>
+
+#include "idlesim/trace.h"
+#include "idlesim/states.h"
+
+static char *tmpname(const char *suffix)
+{
+	g_autofree char *tmpl = g_strdup_printf("idlesim-trace-XXXXXX%s", suffix);
+	char *path = g_build_filename(g_get_tmp_dir(), tmpl, NULL);
+	int fd = g_mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	return path;
+}
+
+static char *write_tmp(const char *text, size_t len)
+{
+	char *p = tmpname(".trace");
+
+	assert_true(g_file_set_contents(p, text, (gssize)len, NULL));
+	return p;
+}
+
+static void header(struct is_trace_header *h)
+{
+	is_trace_header_init(h);
+	strcpy(h->states, "power9");
+	h->state_count = 7;
+	h->hz = 250;
+	h->cpus = 3;
+	h->has_seed = true;
+	h->seed = 18446744073709551615ull;
+	strcpy(h->source, "unit test");
+	is_trace_header_add_comment(h, "# a comment");
+}
+
+static const struct is_record recs[] = {
+	{ .kind = IS_REC_IDLE, .cpu = 0, .t_ns = 0, .sleep_ns = -5, .tick_ns = 4000000,
+	  .lat_ns = 2147483647000LL, .idle_ns = 0, .cause = IS_CAUSE_UNKNOWN },
+	{ .kind = IS_REC_STATE, .cpu = IS_CPU_ALL, .t_ns = 10, .kstate = 6, .disable = 1 },
+	{ .kind = IS_REC_IDLE, .cpu = 2, .t_ns = 10, .sleep_ns = INT64_MAX, .tick_ns = -1,
+	  .lat_ns = 0, .idle_ns = 123456789, .cause = IS_CAUSE_IPI,
+	  .flags = IS_F_TS | IS_F_KSTOP | IS_F_GT | IS_F_SLR | IS_F_NOWORK,
+	  .has = IS_HAS_ALL, .kstate = 6, .span_ns = 77, .lres_ns = 66, .draw = 4294967295u },
+	{ .kind = IS_REC_STATE, .cpu = 1, .t_ns = 1000000000000LL, .kstate = 0, .disable = 0 },
+	{ .kind = IS_REC_IDLE, .cpu = 1, .t_ns = 1000000000001LL, .sleep_ns = 1, .tick_ns = 2,
+	  .lat_ns = 3, .idle_ns = 4, .cause = IS_CAUSE_POLL, .has = IS_HAS_PL | IS_HAS_KSTATE,
+	  .flags = IS_F_PL, .kstate = 0 },
+};
+
+static void write_all(const char *path, enum is_trace_format fmt)
+{
+	struct is_trace_header h;
+	GError *err = NULL;
+	struct is_trace_writer *w;
+
+	header(&h);
+	w = is_trace_writer_open(path, fmt, &h, &err);
+	assert_non_null(w);
+	for (size_t i = 0; i < G_N_ELEMENTS(recs); i++)
+		assert_true(is_trace_write(w, &recs[i], &err));
+	assert_true(is_trace_writer_commit(w, &err));
+	is_trace_header_clear(&h);
+}
+
+static void read_all(const char *path, enum is_trace_format fmt)
+{
+	GError *err = NULL;
+	struct is_trace_reader *r = is_trace_open(path, &err);
+	struct is_record rec;
+	const struct is_trace_header *h;
+
+	assert_non_null(r);
+	assert_int_equal(is_trace_reader_format(r), fmt);
+	h = is_trace_reader_header(r);
+	assert_int_equal(h->hz, 250);
+	assert_int_equal(h->cpus, 3);
+	assert_true(h->seed == 18446744073709551615ull);
+	assert_string_equal(h->source, "unit test");
+	assert_int_equal(h->ncomments, 1);
+	for (size_t i = 0; i < G_N_ELEMENTS(recs); i++) {
+		assert_int_equal(is_trace_next(r, &rec, &err), 1);
+		assert_memory_equal(&rec, &recs[i], sizeof(rec));
+	}
+	assert_int_equal(is_trace_next(r, &rec, &err), 0);
+	assert_null(err);
+	is_trace_close(r);
+}
+
+static void test_roundtrip(void **state)
+{
+	g_autofree char *t1 = tmpname(".trace"), *b = tmpname(".istb"), *t2 = tmpname(".trace");
+	g_autofree char *a = NULL, *c = NULL;
+	gsize al, cl;
+	GError *err = NULL;
+	struct is_trace_reader *r;
+	struct is_trace_writer *w;
+	struct is_record rec;
+
+	(void)state;
+	write_all(t1, IS_FMT_TEXT);
+	read_all(t1, IS_FMT_TEXT);
+	write_all(b, IS_FMT_BINARY);
+	read_all(b, IS_FMT_BINARY);
+	/* binary -> text gives the text bytes exactly */
+	r = is_trace_open(b, &err);
+	w = is_trace_writer_open(t2, IS_FMT_TEXT, is_trace_reader_header(r), &err);
+	while (is_trace_next(r, &rec, &err) > 0)
+		assert_true(is_trace_write(w, &rec, &err));
+	assert_null(err);
+	assert_true(is_trace_writer_commit(w, &err));
+	is_trace_close(r);
+	assert_true(g_file_get_contents(t1, &a, &al, NULL));
+	assert_true(g_file_get_contents(t2, &c, &cl, NULL));
+	assert_int_equal(al, cl);
+	assert_memory_equal(a, c, al);
+	g_unlink(t1);
+	g_unlink(t2);
+	g_unlink(b);
+}
+
+/* An aborted writer leaves nothing under the final name. */
+static void test_abort(void **state)
+{
+	g_autofree char *p = tmpname(".trace");
+	struct is_trace_header h;
+	struct is_trace_writer *w;
+	struct is_record bad = recs[0];
+	GError *err = NULL;
+
+	(void)state;
+	g_unlink(p);
+	header(&h);
+	w = is_trace_writer_open(p, IS_FMT_TEXT, &h, &err);
+	assert_true(is_trace_write(w, &recs[2], &err));
+	/* Going backwards in time is refused by the writer too. */
+	bad.t_ns = 5;
+	assert_false(is_trace_write(w, &bad, &err));
+	assert_non_null(strstr(err->message, "'t_ns'"));
+	g_clear_error(&err);
+	assert_false(is_trace_writer_commit(w, &err));
+	g_clear_error(&err);
+	assert_false(g_file_test(p, G_FILE_TEST_EXISTS));
+	is_trace_header_clear(&h);
+}
+
+#define HDR "idlesim-trace 1\nstates power9 7\nhz 100\ncpus 2\ndata\n"
+#define I0 "I 0 100 5000 3000 0 1000000 4000 timer\n"
+
+static const struct {
+	const char *name, *text;
+	const char *expect[3];
+} bad_text[] = {
+	{ "wrong version", "idlesim-trace 2\nstates power9 7\nhz 100\ncpus 1\ndata\nend 0\n",
+	  { ":1:", "'version'", "unsupported version" } },
+	{ "not a trace", "hello\n", { ":1:", "'version'", "not an idlesim trace" } },
+	{ "missing hz", "idlesim-trace 1\nstates power9 7\ncpus 1\ndata\nend 0\n",
+	  { ":4:", "'hz'", "missing" } },
+	{ "bad state count", "idlesim-trace 1\nstates power9 11\nhz 100\ncpus 1\ndata\nend 0\n",
+	  { ":2:", "'states'", "1..10" } },
+	{ "unknown header key", "idlesim-trace 1\nstates power9 7\nhz 100\ncpus 1\nfoo 1\ndata\n",
+	  { ":5:", "unknown header key", "foo" } },
+	{ "missing field", HDR "I 0 100 5000 3000 0 1000000\n", { ":6:", "'idle_ns'", "missing" } },
+	{ "non-numeric", HDR "I 0 100 5000 3000 0 1000000 4k timer\n",
+	  { ":6:", "'idle_ns'", "not an integer" } },
+	{ "negative idle", HDR "I 0 100 5000 3000 0 1000000 -4 timer\n",
+	  { ":6:", "'idle_ns'", "negative" } },
+	{ "negative latency", HDR "I 0 100 5000 3000 0 -1 4 timer\n",
+	  { ":6:", "'lat_ns'", "negative" } },
+	{ "backwards", HDR I0 "I 1 99 5000 3000 0 1000000 4000 timer\n",
+	  { ":7:", "'t_ns'", "backwards" } },
+	{ "unknown cause", HDR "I 0 100 5000 3000 0 1000000 4000 alarm\n",
+	  { ":6:", "'cause'", "alarm" } },
+	{ "state outside table", HDR "I 0 100 5000 3000 0 1000000 4000 timer k=7\n",
+	  { ":6:", "'k'", "outside the state table" } },
+	{ "state event outside table", HDR "S 100 * 9 off\n",
+	  { ":6:", "'state'", "outside the state table" } },
+	{ "cpu out of range", HDR "I 2 100 5000 3000 0 1000000 4000 timer\n",
+	  { ":6:", "'cpu'", "cpus" } },
+	{ "tick flag", HDR "I 0 100 5000 3000 2 1000000 4000 timer\n",
+	  { ":6:", "'tick_stopped'", "0 or 1" } },
+	{ "duplicate option", HDR "I 0 100 5000 3000 0 1000000 4000 timer k=1 k=2\n",
+	  { ":6:", "'k=2'", "twice" } },
+	{ "unknown option", HDR "I 0 100 5000 3000 0 1000000 4000 timer zz=1\n",
+	  { ":6:", "unknown optional field", "zz" } },
+	{ "no end", HDR I0, { ":6:", "no 'end' line", "truncated" } },
+	{ "cut mid line", HDR "I 0 100 5000 3000 0 10", { ":6:", "no newline", "truncated" } },
+	{ "end count", HDR I0 "end 2\n", { ":7:", "'end'", "does not match" } },
+	{ "after end", HDR I0 "end 1\nI 0 100 5000 3000 0 1000000 4000 timer\n",
+	  { ":8:", "'end'", "after" } },
+	{ "unknown kind", HDR "X 1 2\n", { ":6:", "'kind'", "unknown record kind" } },
+	{ "huge idle", HDR "I 0 100 5000 3000 0 1000 99999999999999999 timer\n",
+	  { ":6:", "'idle_ns'", "10^15" } },
+	{ "overflow", HDR "I 0 100 5000 3000 0 1000 99999999999999999999 timer\n",
+	  { ":6:", "'idle_ns'", "not an integer" } },
+};
+
+static void expect_error(const char *path, const char *name, const char *const expect[3])
+{
+	GError *err = NULL;
+	struct is_trace_reader *r = is_trace_open(path, &err);
+	struct is_record rec;
+	int n = 0;
+
+	if (r) {
+		while ((n = is_trace_next(r, &rec, &err)) > 0)
+			;
+		is_trace_close(r);
+	}
+	if (!err)
+		fail_msg("%s: no error", name);
+	assert_int_equal(n, r ? -1 : 0);
+	if (!strstr(err->message, path))
+		fail_msg("%s: '%s' does not name the file", name, err->message);
+	for (int k = 0; k < 3; k++)
+		if (expect[k] && !strstr(err->message, expect[k]))
+			fail_msg("%s: '%s' lacks '%s'", name, err->message, expect[k]);
+	g_error_free(err);
+}
+
+static void test_bad_text(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(bad_text); i++) {
+		g_autofree char *p = write_tmp(bad_text[i].text, strlen(bad_text[i].text));
+
+		expect_error(p, bad_text[i].name, bad_text[i].expect);
+		g_unlink(p);
+	}
+}
+
+static void test_bad_binary(void **state)
+{
+	g_autofree char *b = tmpname(".istb");
+	g_autofree char *data = NULL;
+	gsize len;
+
+	(void)state;
+	write_all(b, IS_FMT_BINARY);
+	assert_true(g_file_get_contents(b, &data, &len, NULL));
+	/* Every truncation point is an error naming a record or the header. */
+	for (gsize cut = 1; cut < len; cut++) {
+		g_autofree char *p = write_tmp(data, cut);
+		const char *const e[3] = { NULL, NULL, NULL };
+		GError *err = NULL;
+		struct is_trace_reader *r = is_trace_open(p, &err);
+		struct is_record rec;
+		int n = 0;
+
+		if (r) {
+			while ((n = is_trace_next(r, &rec, &err)) > 0)
+				;
+			is_trace_close(r);
+		}
+		if (!err)
+			fail_msg("truncation at %zu of %zu bytes accepted", (size_t)cut, (size_t)len);
+		if (cut > 8 && !strstr(err->message, "truncated") && !strstr(err->message, "record"))
+			fail_msg("cut %zu: '%s'", (size_t)cut, err->message);
+		g_error_free(err);
+		(void)e;
+		g_unlink(p);
+	}
+	/* Wrong version in the binary header. */
+	{
+		g_autofree char *v = g_memdup2(data, len);
+		g_autofree char *p = NULL;
+		const char *const e[3] = { "'version'", "unsupported version 9", NULL };
+
+		v[8] = 9;
+		p = write_tmp(v, len);
+		expect_error(p, "binary version", e);
+		g_unlink(p);
+	}
+	/* Trailing garbage after the end record. */
+	{
+		g_autofree char *v = g_malloc(len + 1);
+		g_autofree char *p = NULL;
+		const char *const e[3] = { "'end'", "after the end record", NULL };
+
+		memcpy(v, data, len);
+		v[len] = 1;
+		p = write_tmp(v, len + 1);
+		expect_error(p, "binary trailing", e);
+		g_unlink(p);
+	}
+	g_unlink(b);
+}
+
+static void test_cause_names(void **state)
+{
+	(void)state;
+	for (int c = 0; c < IS_CAUSE_COUNT; c++) {
+		const char *n = is_cause_name(c);
+
+		assert_int_equal(is_cause_parse(n, strlen(n)), c);
+	}
+	assert_int_equal(is_cause_parse("nope", 4), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_roundtrip),
+		cmocka_unit_test(test_abort),
+		cmocka_unit_test(test_bad_text),
+		cmocka_unit_test(test_bad_binary),
+		cmocka_unit_test(test_cause_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

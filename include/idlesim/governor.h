@@ -57,8 +57,12 @@ struct is_gov_call {
 	bool draw_used_;
 	uint32_t draw_;
 	uint64_t *rng_;          /* simulation-owned random stream */
-	/* Only the oracle may read this: the true time till the wakeup. */
+	/*
+	 * Only the oracle may read these: the true time till the wakeup and
+	 * the ideal state for it (is_ideal_state(), which the metrics use).
+	 */
 	int64_t oracle_idle_ns;
+	int oracle_state;
 };
 
 /* tick_nohz_get_sleep_length(): returns the sleep length, sets *delta_next. */

@@ -39,7 +39,7 @@ struct is_period_score {
 	bool stop_tick;           /* governor's decision */
 	bool tick_stopped;        /* tick left stopped for the period */
 	bool sleep_length_read;
-	int64_t ideal_idle_ns;    /* idle time the ideal state is judged on */
+	int ideal;                /* the ideal state (is_ideal_state()) */
 	int64_t idle_ns;          /* time spent in the state (before exit) */
 	int64_t last_residency_ns;
 	enum is_cause cause;
@@ -56,6 +56,36 @@ void is_metrics_add(struct is_metrics *dst, const struct is_metrics *src);
  */
 int is_ideal_state(const struct is_state_table *t, uint32_t disabled,
 		   int64_t latency_req_ns, int64_t idle_ns);
+/*
+ * is_ideal_state() for a fixed disable mask and latency limit, kept per CPU
+ * by the event loop: the fitting states' residencies in one small array.
+ */
+struct is_ideal_cache {
+	const struct is_state_table *t;
+	uint32_t disabled;
+	int64_t latency_req_ns;
+	int m;                         /* candidate states */
+	int none;                      /* answer when none fits */
+	int64_t thr[IS_STATE_MAX];     /* their target residencies, ascending */
+	int8_t idx[IS_STATE_MAX];      /* their indices */
+};
+
+void is_ideal_cache_init(struct is_ideal_cache *c, const struct is_state_table *t,
+			 uint32_t disabled, int64_t latency_req_ns);
+
+static inline int is_ideal_cached(struct is_ideal_cache *c, const struct is_state_table *t,
+				  uint32_t disabled, int64_t latency_req_ns, int64_t idle_ns)
+{
+	int n = 0;
+
+	if (__builtin_expect(c->t != t || c->disabled != disabled ||
+			     c->latency_req_ns != latency_req_ns, 0))
+		is_ideal_cache_init(c, t, disabled, latency_req_ns);
+	for (int k = 0; k < c->m; k++)
+		n += c->thr[k] <= idle_ns;
+	return n ? c->idx[n - 1] : c->none;
+}
+
 /* Score one period into @m. */
 void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 		      const struct is_period_score *p);

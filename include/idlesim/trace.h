@@ -46,14 +46,20 @@ enum {
 	IS_HAS_ALL    = 0xffu,
 };
 
-/* Boolean values, in is_record.flags. */
+/*
+ * Boolean values, in is_record.flags.  A value that belongs to an optional
+ * field sits at the same bit as its presence bit in "has", so one mask
+ * test finds a value set for an absent field.
+ */
 enum {
 	IS_F_TS     = 1u << 0, /* tick already stopped at select */
-	IS_F_KSTOP  = 1u << 1,
-	IS_F_GT     = 1u << 2,
-	IS_F_PL     = 1u << 3,
-	IS_F_SLR    = 1u << 4,
-	IS_F_NOWORK = 1u << 5, /* the wakeup ran no task: idle loop continues */
+	IS_F_KSTOP  = IS_HAS_KSTOP,
+	IS_F_NOWORK = 1u << 2, /* the wakeup ran no task: idle loop continues */
+	IS_F_GT     = IS_HAS_GT,
+	IS_F_PL     = IS_HAS_PL,
+	IS_F_SLR    = IS_HAS_SLR,
+	IS_F_VALUES = IS_F_KSTOP | IS_F_GT | IS_F_PL | IS_F_SLR,
+	IS_F_ALL    = IS_F_TS | IS_F_NOWORK | IS_F_VALUES,
 };
 
 struct is_record {
@@ -128,6 +134,10 @@ bool is_trace_write(struct is_trace_writer *w, const struct is_record *rec,
 		    GError **error);
 bool is_trace_writer_commit(struct is_trace_writer *w, GError **error);
 void is_trace_writer_abort(struct is_trace_writer *w);
+
+/* The process umask, read without changing it for long. */
+#include <sys/types.h>
+mode_t is_current_umask(void);
 
 /* Format chosen from a file name: ".istb" = binary, else text. */
 enum is_trace_format is_trace_format_for_path(const char *path);

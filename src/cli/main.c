@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -55,6 +56,8 @@ bool cli_out_open(struct cli_out *o, const char *path)
 	o->path = g_strdup(path);
 	o->tmp = g_strdup_printf("%s.tmp.XXXXXX", path);
 	fd = g_mkstemp(o->tmp);
+	if (fd >= 0)
+		fchmod(fd, 0666 & ~is_current_umask());
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
 		cli_error("%s: %s", path, g_strerror(errno));
 		g_free(o->path);
@@ -101,6 +104,7 @@ static const struct {
 	{ "states", cmd_states, "print a state table (built-in name, key file or sysfs dump)" },
 	{ "governors", cmd_governors, "list the governors with their params" },
 	{ "run", cmd_run, "replay a trace through one or more governors" },
+	{ "replay", cmd_replay, "replay one governor decision by decision (--check, --digest)" },
 	{ "convert", cmd_convert, "convert a trace between text and binary" },
 	{ "bench", cmd_bench, "replay benchmark: idle periods per second" },
 };

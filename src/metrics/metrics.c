@@ -38,32 +38,65 @@ void is_metrics_add(struct is_metrics *d, const struct is_metrics *s)
 	d->idle_ns += s->idle_ns;
 }
 
+/* Number of states i with key(i) <= v; keys non-decreasing in i. */
+#define COUNT_LE(t, field, v) ({ \
+	int base_ = 0, len_ = (t)->count; \
+	while (len_ > 1) { \
+		int half_ = len_ / 2; \
+		base_ = (t)->s[base_ + half_].field <= (v) ? base_ + half_ : base_; \
+		len_ -= half_; \
+	} \
+	base_ + ((t)->s[base_].field <= (v)); })
+
 int is_ideal_state(const struct is_state_table *t, uint32_t disabled,
 		   int64_t latency_req_ns, int64_t idle_ns)
 {
-	int idx = -1, first = -1;
+	/*
+	 * Tables are ordered by exit latency and target residency
+	 * (is_states_validate), so the states that fit the idle time and the
+	 * latency limit form a prefix; the answer is its deepest enabled state.
+	 * Branch-free binary searches: random idle times would mispredict a
+	 * linear search, and this runs twice per period with the oracle.
+	 */
+	uint32_t enabled = ~disabled & ((1u << t->count) - 1), fit;
+	int n = COUNT_LE(t, target_residency_ns, idle_ns);
 
-	for (int i = 0; i < t->count; i++) {
-		if (disabled & (1u << i))
-			continue;
-		if (first < 0)
-			first = i;
-		/* Tables are ordered by exit latency (is_states_validate). */
-		if (t->s[i].exit_latency_ns > latency_req_ns)
-			break;
-		if (t->s[i].target_residency_ns <= idle_ns)
-			idx = i;
+	if (G_UNLIKELY(t->s[t->count - 1].exit_latency_ns > latency_req_ns)) {
+		int l = COUNT_LE(t, exit_latency_ns, latency_req_ns);
+
+		n = l < n ? l : n;
 	}
-	if (idx >= 0)
-		return idx;
-	return first >= 0 ? first : 0;
+	fit = enabled & ((1u << n) - 1);
+	if (G_LIKELY(fit))
+		return 31 - __builtin_clz(fit);
+	/* Nothing fits: the shallowest enabled state (0 if all are off). */
+	return enabled ? __builtin_ctz(enabled) : 0;
+}
+
+void is_ideal_cache_init(struct is_ideal_cache *c, const struct is_state_table *t,
+			 uint32_t disabled, int64_t latency_req_ns)
+{
+	uint32_t enabled = ~disabled & ((1u << t->count) - 1);
+
+	c->t = t;
+	c->disabled = disabled;
+	c->latency_req_ns = latency_req_ns;
+	c->m = 0;
+	c->none = enabled ? __builtin_ctz(enabled) : 0;
+	for (int i = 0; i < t->count; i++) {
+		if (!(enabled & (1u << i)) || t->s[i].exit_latency_ns > latency_req_ns)
+			continue;
+		c->thr[c->m] = t->s[i].target_residency_ns;
+		c->idx[c->m] = (int8_t)i;
+		c->m++;
+	}
 }
 
 void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 		      const struct is_period_score *p)
 {
 	int i = p->chosen;
-	int ideal = is_ideal_state(t, p->disabled, p->latency_req_ns, p->ideal_idle_ns);
+	int ideal = p->ideal;
 	int64_t diff = p->last_residency_ns, delay = t->s[i].exit_latency_ns;
 
 	m->selections++;
@@ -81,21 +114,22 @@ void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 	if (!(t->s[i].flags & IS_STATE_POLLING))
 		m->energy += t->s[i].transition_energy;
 
-	/* cpuidle_enter_state(), Linux 6.12: the above/below counters. */
-	if (diff < t->s[i].target_residency_ns) {
-		for (int j = i - 1; j >= 0; j--) {
-			if (p->disabled & (1u << j))
-				continue;
-			m->above[i]++;
-			break;
-		}
-	} else if (diff > delay) {
-		for (int j = i + 1; j < t->count; j++) {
-			if (p->disabled & (1u << j))
-				continue;
-			if (diff - delay >= t->s[j].target_residency_ns)
+	/*
+	 * cpuidle_enter_state(), Linux 6.12: "above" if any shallower state is
+	 * enabled; "below" if the first enabled deeper state's target
+	 * residency fits in diff - delay.  Same result as the kernel's loops.
+	 */
+	{
+		uint32_t enabled = ~p->disabled & ((1u << t->count) - 1);
+
+		if (diff < t->s[i].target_residency_ns) {
+			m->above[i] += (enabled & ((1u << i) - 1)) != 0;
+		} else if (diff > delay) {
+			uint32_t deeper = enabled & ~((2u << i) - 1);
+
+			if (deeper && diff - delay >=
+			    t->s[__builtin_ctz(deeper)].target_residency_ns)
 				m->below[i]++;
-			break;
 		}
 	}
 }

@@ -46,6 +46,7 @@ struct sim_cpu {
 	struct is_gov_env env;
 	uint64_t rng;
 	bool tick_stopped;
+	struct is_ideal_cache ideal;
 	struct is_metrics m;
 };
 
@@ -193,11 +194,14 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		.rng_ = &c->rng,
 		.oracle_idle_ns = rec->idle_ns,
 	};
+	int ideal = is_ideal_cached(&c->ideal, s->cfg.states, c->env.disabled, rec->lat_ns,
+				    rec->idle_ns);
 	struct is_gov_wake wake;
 	struct is_period_score sc;
 	bool stop = true;
 	int idx, entered;
 
+	call.oracle_state = ideal;
 	if ((rec->has & need) != need) {
 		static const char *const names[] = { "k", "stop", "span", "lres", "gt", "pl" };
 		unsigned missing = need & ~rec->has;
@@ -228,7 +232,7 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		.stop_tick = stop,
 		.tick_stopped = stop || (rec->flags & IS_F_TS),
 		.sleep_length_read = call.sleep_length_read_,
-		.ideal_idle_ns = rec->idle_ns,
+		.ideal = ideal,
 		.idle_ns = rec->idle_ns,
 		.last_residency_ns = rec->lres_ns,
 		.cause = rec->cause,
@@ -256,7 +260,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		bool stop = true, stopped, got_tick = false, pl = false;
 		int64_t delta_tick, end, exit_lat, lres;
 		enum is_cause cause = rec->cause;
-		int idx;
+		int idx, ideal;
 
 		if (cont && next_tick <= t)
 			next_tick += ((t - next_tick) / tick_nsec + 1) * tick_nsec;
@@ -272,6 +276,8 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			.rng_ = &c->rng,
 			.oracle_idle_ns = left,
 		};
+		ideal = is_ideal_cached(&c->ideal, drv, c->env.disabled, rec->lat_ns, left);
+		call.oracle_state = ideal;
 		idx = g->select(c->gov, &c->env, &call, &stop);
 		if (idx < 0 || idx >= drv->count)
 			return bad_state(s, idx, error);
@@ -312,7 +318,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			.stop_tick = stop,
 			.tick_stopped = stopped,
 			.sleep_length_read = call.sleep_length_read_,
-			.ideal_idle_ns = left,
+			.ideal = ideal,
 			.idle_ns = end,
 			.last_residency_ns = lres,
 			.cause = cause,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "idlesim/states.h"
 #include "trace_internal.h"
@@ -201,6 +202,8 @@ char *is_trace_header_body(const struct is_trace_header *h)
 const char *is_trace_check(const struct is_trace_header *h, int64_t last_t,
 			   const struct is_record *rec, const char **msg)
 {
+	if (is_trace_check_fast(h, last_t, rec))
+		return NULL;
 	if (rec->t_ns < 0) {
 		*msg = "negative time";
 		return "t_ns";
@@ -241,11 +244,12 @@ const char *is_trace_check(const struct is_trace_header *h, int64_t last_t,
 		*msg = "longer than 10^15 ns (11.6 days)";
 		return "idle_ns";
 	}
-	if ((rec->flags & IS_F_KSTOP && !(rec->has & IS_HAS_KSTOP)) ||
-	    (rec->flags & IS_F_GT && !(rec->has & IS_HAS_GT)) ||
-	    (rec->flags & IS_F_PL && !(rec->has & IS_HAS_PL)) ||
-	    (rec->flags & IS_F_SLR && !(rec->has & IS_HAS_SLR))) {
+	if (rec->flags & ~rec->has & IS_F_VALUES) {
 		*msg = "flag value set but the field is absent";
+		return "flags";
+	}
+	if (rec->flags & ~IS_F_ALL) {
+		*msg = "unknown flag bits";
 		return "flags";
 	}
 	/*
@@ -353,6 +357,14 @@ void is_trace_close(struct is_trace_reader *r)
 	g_free(r);
 }
 
+mode_t is_current_umask(void)
+{
+	mode_t m = umask(022);
+
+	umask(m);
+	return m;
+}
+
 /* ---- writer ----------------------------------------------------------- */
 
 enum is_trace_format is_trace_format_for_path(const char *path)
@@ -386,6 +398,8 @@ struct is_trace_writer *is_trace_writer_open(const char *path,
 			is_trace_writer_abort(w);
 			return NULL;
 		}
+		/* mkstemp() makes the file 0600; give it the usual mode. */
+		fchmod(fd, 0666 & ~is_current_umask());
 		w->f = fdopen(fd, "wb");
 	}
 	ok = w->fmt == IS_FMT_BINARY ? is_bin_write_header(w) : is_text_write_header(w);

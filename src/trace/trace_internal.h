@@ -40,6 +40,27 @@ struct is_trace_writer {
 	bool failed;
 };
 
+/* True for a valid idle record; false means "ask is_trace_check()". */
+static inline bool is_trace_check_fast(const struct is_trace_header *h, int64_t last_t,
+				       const struct is_record *rec)
+{
+	unsigned has = rec->has;
+	bool bad;
+
+	if (rec->kind != IS_REC_IDLE)
+		return false;
+	bad = (rec->t_ns < last_t) | (rec->cpu >= h->cpus) | (rec->lat_ns < 0) |
+	      (rec->idle_ns < 0) | (rec->idle_ns > IS_TRACE_MAX_IDLE_NS) |
+	      (rec->cause >= IS_CAUSE_COUNT) | ((rec->flags & ~has & IS_F_VALUES) != 0) |
+	      ((rec->flags & ~IS_F_ALL) != 0);
+	if (has & (IS_HAS_KSTATE | IS_HAS_SPAN | IS_HAS_LRES))
+		bad |= ((has & IS_HAS_KSTATE) &&
+			(rec->kstate < 0 || rec->kstate >= h->state_count)) |
+		       ((has & IS_HAS_SPAN) && rec->span_ns < 0) |
+		       ((has & IS_HAS_LRES) && rec->lres_ns < 0);
+	return !bad;
+}
+
 /*
  * Checks a record against the header and the previous timestamp; on
  * failure returns the name of the offending field and sets *msg (static).

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * idlesim replay: run one governor over a trace and look at its decisions
+ * one by one: --check compares them with the decisions recorded in the
+ * trace (k=, stop=), --digest prints a SHA-256 of the decision sequence
+ * (the golden replay tests), --decisions writes them out.
+ */
+#include <string.h>
+
+#include "cli.h"
+
+struct replay_ctx {
+	GChecksum *sum;
+	FILE *dec;
+	bool check;
+	uint64_t compared, mismatches;
+	struct is_decision first;
+	struct is_record first_rec;
+	bool have_first;
+};
+
+static void on_decision(void *p, const struct is_decision *d)
+{
+	struct replay_ctx *c = p;
+	char line[160];
+	int n;
+
+	n = snprintf(line, sizeof(line), "%d %" G_GINT64_FORMAT " %d %d %d\n", d->cpu, d->t_ns,
+		     d->state, d->stop_tick, d->sleep_length_read);
+	if (c->sum)
+		g_checksum_update(c->sum, (const guchar *)line, n);
+	if (c->dec)
+		fputs(line, c->dec);
+	if (!c->check || d->continuation || !(d->rec->has & IS_HAS_KSTATE))
+		return;
+	c->compared++;
+	if (d->state != d->rec->kstate ||
+	    ((d->rec->has & IS_HAS_KSTOP) && d->stop_tick != !!(d->rec->flags & IS_F_KSTOP)) ||
+	    ((d->rec->has & IS_HAS_SLR) &&
+	     d->sleep_length_read != !!(d->rec->flags & IS_F_SLR))) {
+		if (!c->mismatches) {
+			c->first = *d;
+			c->first_rec = *d->rec;
+			c->first.rec = &c->first_rec;
+		}
+		c->mismatches++;
+	}
+}
+
+int cmd_replay(int argc, char **argv)
+{
+	g_autofree char *gov = NULL, *states = NULL, *mode = NULL, *decisions = NULL;
+	g_auto(GStrv) params = NULL;
+	gboolean check = FALSE, digest = FALSE;
+	gint64 seed = -1;
+	GOptionEntry entries[] = {
+		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &gov, "governor", "NAME" },
+		{ "check", 'c', 0, G_OPTION_ARG_NONE, &check, "compare with the recorded decisions (k=, stop=, slr=); exit 1 on a mismatch", NULL },
+		{ "digest", 'd', 0, G_OPTION_ARG_NONE, &digest, "print the SHA-256 of the decision sequence", NULL },
+		{ "decisions", 0, 0, G_OPTION_ARG_FILENAME, &decisions, "write 'cpu t_ns state stop_tick sleep_read' lines", "FILE" },
+		{ "states", 's', 0, G_OPTION_ARG_FILENAME, &states, "state table (default: the trace's)", "NAME|FILE|DIR" },
+		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &params, "set a param: key=value", "KV" },
+		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, "exact (default with --check) or model", "MODE" },
+		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "seed of the governor's random stream", "N" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("TRACE - replay one governor decision by decision");
+	struct replay_ctx rc = { 0 };
+	struct is_sim_config cfg = { 0 };
+	struct is_state_table *table = NULL;
+	struct is_trace_reader *r = NULL;
+	struct is_sim *sim = NULL;
+	struct is_source src;
+	struct cli_out o = { 0 };
+	const struct is_trace_header *h;
+	GError *err = NULL;
+	int code;
+
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	if (!cli_parse(ctx, &argc, &argv, &code))
+		return code;
+	if (argc != 2 || !gov) {
+		cli_error("replay needs one TRACE and --governor NAME (see --help)");
+		return EXIT_USAGE;
+	}
+	if (mode && strcmp(mode, "model") && strcmp(mode, "exact")) {
+		cli_error("--mode must be model or exact, not '%s'", mode);
+		return EXIT_USAGE;
+	}
+	cfg.gov = is_governor_find(gov);
+	if (!cfg.gov) {
+		cli_error("--governor: unknown governor '%s' (see idlesim governors)", gov);
+		return EXIT_USAGE;
+	}
+	is_params_defaults(cfg.gov, &cfg.params);
+	for (int i = 0; params && params[i]; i++)
+		if (!is_params_set(cfg.gov, &cfg.params, params[i], &err)) {
+			cli_error("--param %s: %s", params[i], err->message);
+			g_error_free(err);
+			return EXIT_USAGE;
+		}
+	r = is_trace_open(argv[1], &err);
+	if (!r)
+		goto fail;
+	h = is_trace_reader_header(r);
+	table = is_states_open(states ? states : h->states, &cfg.disabled, &err);
+	if (!table)
+		goto fail;
+	if (table->count != h->state_count) {
+		g_set_error(&err, IS_ERROR, IS_ERROR_INVALID,
+			    "%s: header field 'states': the trace has %d states but table %s has %d",
+			    argv[1], h->state_count, table->name, table->count);
+		goto fail;
+	}
+	cfg.states = table;
+	cfg.cpus = h->cpus;
+	cfg.hz = h->hz;
+	cfg.mode = (mode ? strcmp(mode, "exact") == 0 : check) ? IS_SIM_EXACT : IS_SIM_MODEL;
+	cfg.seed = seed >= 0 ? (uint64_t)seed : h->has_seed ? h->seed : 1;
+	sim = is_sim_new(&cfg, &err);
+	if (!sim)
+		goto fail;
+	rc.check = check;
+	if (digest)
+		rc.sum = g_checksum_new(G_CHECKSUM_SHA256);
+	if (decisions) {
+		if (!cli_out_open(&o, decisions)) {
+			code = EXIT_RUNTIME;
+			goto out;
+		}
+		rc.dec = o.f;
+	}
+	is_sim_set_observer(sim, on_decision, &rc);
+	is_source_from_reader(&src, r);
+	if (!is_sim_run(sim, &src, &err)) {
+		g_prefix_error(&err, "%s: ", argv[1]);
+		goto fail;
+	}
+	if (rc.dec && !cli_out_commit(&o)) {
+		rc.dec = NULL;
+		code = EXIT_RUNTIME;
+		goto out;
+	}
+	rc.dec = NULL;
+	code = EXIT_OK;
+	if (digest)
+		printf("%s %s %s\n", g_checksum_get_string(rc.sum), cfg.gov->name, argv[1]);
+	if (check) {
+		printf("%s: %" G_GUINT64_FORMAT " decisions compared, %" G_GUINT64_FORMAT
+		       " mismatches\n", cfg.gov->name, rc.compared, rc.mismatches);
+		if (rc.mismatches) {
+			const struct is_decision *d = &rc.first;
+
+			printf("first mismatch: record %" G_GUINT64_FORMAT " cpu %d t %" G_GINT64_FORMAT
+			       ": recorded state %d stop %d slr %d, %s chose state %d stop %d slr %d"
+			       " (sleep %" G_GINT64_FORMAT " delta_next %" G_GINT64_FORMAT
+			       " tick_stopped %d lat %" G_GINT64_FORMAT ")\n",
+			       d->record + 1, d->cpu, d->t_ns, d->rec->kstate,
+			       !!(d->rec->flags & IS_F_KSTOP), !!(d->rec->flags & IS_F_SLR),
+			       cfg.gov->name, d->state, d->stop_tick, d->sleep_length_read,
+			       d->sleep_ns, d->delta_next_ns, d->tick_stopped, d->latency_req_ns);
+			code = EXIT_RUNTIME;
+		}
+		if (!rc.compared) {
+			cli_error("%s: no record carries a recorded decision (k=)", argv[1]);
+			code = EXIT_RUNTIME;
+		}
+	}
+	goto out;
+fail:
+	cli_error("%s", err->message);
+	g_error_free(err);
+	code = EXIT_RUNTIME;
+out:
+	if (rc.dec)
+		cli_out_abort(&o);
+	if (rc.sum)
+		g_checksum_free(rc.sum);
+	is_sim_free(sim);
+	is_states_free(table);
+	is_trace_close(r);
+	return code;
+}
