@@ -35,7 +35,7 @@ $1"; shift; done
 expect 0 "idlesim 0." -- "$IDLESIM" --version
 expect 2 "Usage" -- "$IDLESIM"
 expect 2 "unknown command" -- "$IDLESIM" frobnicate
-for c in states governors run replay convert bench; do
+for c in states governors run replay import convert bench; do
 	expect 0 "Usage:" -- "$IDLESIM" $c --help
 done
 
@@ -125,6 +125,21 @@ expect 2 "--to" -- "$IDLESIM" convert "$S" -o "$T/y" --to xml
 expect 0 "ladder: 1500 decisions compared, 0 mismatches" -- "$IDLESIM" replay --check -g ladder "$TRACES/recorded.trace"
 expect 1 "first mismatch: record" -- "$IDLESIM" replay --check -g oracle "$TRACES/recorded.trace"
 expect 1 "field 'k' is required" -- "$IDLESIM" replay --check -g ladder "$S"
+
+# --- import of the kernel series' trace events
+expect 0 "2 records (1 not entered) on 2 CPUs" "2 partial periods" "2 other events ignored" \
+	-- "$IDLESIM" import --format cpuidle-events "$TESTDATA/cpuidle-events.txt" -o "$T/imp.trace"
+cmp -s "$T/imp.trace" "$TESTDATA/cpuidle-events.expected.trace" && ok || bad "import output differs"
+# Record 1 is what teo-6.12 decides from scratch (stop2, tick kept); record 2
+# is hand-made and not (fresh TEO would read the sleep length): 1 mismatch.
+expect 1 "teo-6.12: 2 decisions compared, 1 mismatches" "first mismatch: record 2 cpu 1" \
+	-- "$IDLESIM" replay --check -g teo-6.12 "$T/imp.trace"
+{ head -8 "$TESTDATA/cpuidle-events.txt"; echo "CPU:1 [LOST 42 EVENTS]"; tail -n +9 "$TESTDATA/cpuidle-events.txt"; } > "$T/lost.txt"
+expect 1 "lost.txt:9: field 'events'" "lost events" -- "$IDLESIM" import --format cpuidle-events "$T/lost.txt" -o "$T/lost.trace"
+[ ! -e "$T/lost.trace" ] && ok || bad "import left a trace behind after an error"
+sed 's/state=4 stop_tick/state=9 stop_tick/' "$TESTDATA/cpuidle-events.txt" > "$T/bad9.txt"
+expect 1 "bad9.txt:12: field 'state'" "outside the state table" -- "$IDLESIM" import --format cpuidle-events "$T/bad9.txt" -o "$T/bad9.trace"
+expect 2 "--format" -- "$IDLESIM" import "$TESTDATA/cpuidle-events.txt" -o "$T/x.trace"
 
 # --- bench (tiny, checks it works; the speed figure is a benchmark)
 expect 0 "oracle" "M periods/s" -- "$IDLESIM" bench --periods 20000

@@ -55,11 +55,13 @@ enum {
 	IS_F_TS     = 1u << 0, /* tick already stopped at select */
 	IS_F_KSTOP  = IS_HAS_KSTOP,
 	IS_F_NOWORK = 1u << 2, /* the wakeup ran no task: idle loop continues */
+	IS_F_REJ    = 1u << 3, /* selected state not entered (need_resched):
+				  no reflect, last_residency_ns = 0 */
 	IS_F_GT     = IS_HAS_GT,
 	IS_F_PL     = IS_HAS_PL,
 	IS_F_SLR    = IS_HAS_SLR,
 	IS_F_VALUES = IS_F_KSTOP | IS_F_GT | IS_F_PL | IS_F_SLR,
-	IS_F_ALL    = IS_F_TS | IS_F_NOWORK | IS_F_VALUES,
+	IS_F_ALL    = IS_F_TS | IS_F_NOWORK | IS_F_REJ | IS_F_VALUES,
 };
 
 struct is_record {

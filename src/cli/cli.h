@@ -14,6 +14,7 @@ int cmd_convert(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_governors(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 /* Parse options; prints errors and returns false with *code set. */
 bool cli_parse(GOptionContext *ctx, int *argc, char ***argv, int *code);

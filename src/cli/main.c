@@ -105,6 +105,7 @@ static const struct {
 	{ "governors", cmd_governors, "list the governors with their params" },
 	{ "run", cmd_run, "replay a trace through one or more governors" },
 	{ "replay", cmd_replay, "replay one governor decision by decision (--check, --digest)" },
+	{ "import", cmd_import, "turn a kernel capture into a native trace" },
 	{ "convert", cmd_convert, "convert a trace between text and binary" },
 	{ "bench", cmd_bench, "replay benchmark: idle periods per second" },
 };

@@ -46,6 +46,7 @@ struct sim_cpu {
 	struct is_gov_env env;
 	uint64_t rng;
 	bool tick_stopped;
+	uint64_t rejected;
 	struct is_ideal_cache ideal;
 	struct is_metrics m;
 };
@@ -214,6 +215,15 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	idx = g->select(c->gov, &c->env, &call, &stop);
 	if (idx < 0 || idx >= s->cfg.states->count)
 		return bad_state(s, idx, error);
+	if (rec->flags & IS_F_REJ) {
+		/* call_cpuidle(): need_resched, not entered; no reflect */
+		wake = (struct is_gov_wake){ .entered = -1, .now_ns = rec->t_ns };
+		c->env.last_residency_ns = 0;
+		c->rejected++;
+		if (s->observer)
+			observe(s, rec, idx, stop, &call, false, &wake, 0, rec->cause);
+		return true;
+	}
 	entered = rec->kstate;
 	c->env.last_residency_ns = rec->lres_ns;
 	wake = (struct is_gov_wake){

@@ -192,6 +192,8 @@ static int parse_idle(struct is_trace_reader *r, const char **tok, size_t *tl,
 			bit = IS_HAS_SLR, fbit = IS_F_SLR;
 		else if (K("nw"))
 			fbit = IS_F_NOWORK;
+		else if (K("rej"))
+			fbit = IS_F_REJ;
 		else
 			return field_err(r, error, "?", "unknown optional field", tok[i], kl);
 		if ((bit && (rec->has & bit)) || (!bit && (rec->flags & fbit)))
@@ -358,6 +360,8 @@ bool is_text_write(struct is_trace_writer *w, const struct is_record *rec)
 		fprintf(f, " slr=%d", !!(rec->flags & IS_F_SLR));
 	if (rec->flags & IS_F_NOWORK)
 		fputs(" nw=1", f);
+	if (rec->flags & IS_F_REJ)
+		fputs(" rej=1", f);
 	fputc('\n', f);
 	return !ferror(f);
 }

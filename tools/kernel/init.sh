@@ -1,0 +1,25 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# /init of the validation guest: run the workload with the trace events on
+# (enabled from boot by trace_event= on the command line), then print the
+# trace, gzipped and base64-encoded, between markers on the console.
+/bin/busybox --install -s /bin
+mount -t proc none /proc
+mount -t sysfs none /sys
+mount -t tracefs none /sys/kernel/tracing 2>/dev/null
+T=/sys/kernel/tracing
+secs=$(sed -n 's/.*idlesim\.seconds=\([0-9]*\).*/\1/p' /proc/cmdline)
+[ -n "$secs" ] || secs=5
+C=/sys/devices/system/cpu/cpuidle
+echo "IDLESIM-INFO driver=$(cat $C/current_driver) governor=$(cat $C/current_governor_ro 2>/dev/null || cat $C/current_governor) cpus=$(nproc)"
+for d in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
+	echo "IDLESIM-STATE $(basename $d) $(cat $d/name) $(cat $d/latency) $(cat $d/residency) $(cat $d/disable)"
+done
+/workload "$secs"
+echo 0 > $T/tracing_on
+echo "IDLESIM-TRACE-BEGIN"
+gzip -1 < $T/trace | base64
+echo "IDLESIM-TRACE-END"
+for g in /sys/kernel/debug/wteo/*; do [ -e "$g" ] && { echo "IDLESIM-FILE $g"; cat "$g"; }; done
+echo "IDLESIM-DONE"
+poweroff -f
