@@ -11,6 +11,7 @@
  *   [cpuidle_gov_clock]      governor's clock at reflect (TEO)
  *   cpuidle_reflect          entered state (< 0: not entered),
  *                            last_residency_ns, poll_time_limit
+ *   cpuidle_got_tick         do_idle() (6.12.118) after every pass: ignored
  * The record's t_ns is the governor's select clock when it reported one
  * (so that time_span_ns replays exactly), else the ftrace timestamp.
  * idle_ns is last_residency_ns (the capture has no separate wakeup time)
@@ -203,8 +204,14 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 				ierr(error, in, st.lines, "got_tick", "missing or not an integer");
 				goto out;
 			}
-			c->gt = v != 0;
-			c->has_gt = true;
+			/*
+			 * Only calls between select and reflect are the
+			 * governor's; do_idle() calls it after every pass.
+			 */
+			if (c->after_select) {
+				c->gt = v != 0;
+				c->has_gt = true;
+			}
 		} else if (IS("cpuidle_select")) {
 			int64_t stop, tstop, lat;
 

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/busybox sh
 # SPDX-License-Identifier: GPL-2.0-only
 # /init of the validation guest: run the workload with the trace events on
 # (enabled from boot by trace_event= on the command line), then print the
@@ -22,4 +22,4 @@ gzip -1 < $T/trace | base64
 echo "IDLESIM-TRACE-END"
 for g in /sys/kernel/debug/wteo/*; do [ -e "$g" ] && { echo "IDLESIM-FILE $g"; cat "$g"; }; done
 echo "IDLESIM-DONE"
-poweroff -f
+reboot -f

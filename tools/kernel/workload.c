@@ -86,6 +86,8 @@ static void pingpong(void)
 		_exit(1);
 	pid = fork();
 	if (pid == 0) {
+		close(a[1]);
+		close(b[0]);
 		pin(1);
 		while (read(a[0], &c, 1) == 1) {
 			spin_ns(3000);
@@ -94,6 +96,8 @@ static void pingpong(void)
 		}
 		_exit(0);
 	}
+	close(a[0]);
+	close(b[1]);
 	pin(0);
 	while (now_ns() < deadline_ns) {
 		int n = 20 + lcg(&seed) % 200;
