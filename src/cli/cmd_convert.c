@@ -7,11 +7,14 @@
 int cmd_convert(int argc, char **argv)
 {
 	g_autofree char *out = NULL, *to = NULL;
+	gint64 limit = -1;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "output trace", "FILE" },
 		{ "to", 0, 0, G_OPTION_ARG_STRING, &to,
 		  "text or binary (default: from the output name, .istb = binary, .trace = text; else the other form)",
 		  "FORM" },
+		{ "limit", 0, 0, G_OPTION_ARG_INT64, &limit,
+		  "keep only the first N records (a shorter but complete trace)", "N" },
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("IN - convert a trace between text and binary");
@@ -20,7 +23,7 @@ int cmd_convert(int argc, char **argv)
 	struct is_trace_writer *w;
 	struct is_record rec;
 	enum is_trace_format fmt;
-	int code, n;
+	int code, n = 0;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!cli_parse(ctx, &argc, &argv, &code))
@@ -49,9 +52,12 @@ int cmd_convert(int argc, char **argv)
 		is_trace_close(r);
 		goto fail_noreader;
 	}
-	while ((n = is_trace_next(r, &rec, &err)) > 0)
+	while ((limit < 0 || (gint64)is_trace_reader_count(r) < limit) &&
+	       (n = is_trace_next(r, &rec, &err)) > 0)
 		if (!is_trace_write(w, &rec, &err))
 			break;
+	if (limit >= 0 && (gint64)is_trace_reader_count(r) >= limit && !err)
+		n = 0;
 	if (n != 0 || err) {
 		/* Nothing appears under the output name. */
 		is_trace_writer_abort(w);
