@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #define is_gov_teo612 test_copy_of_teo612
+#define is_gov_wteo test_copy_of_wteo
 #include "../src/governors/teo612.c"
 
 #define NOLIM 2147483647000LL

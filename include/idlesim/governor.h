@@ -103,6 +103,8 @@ struct is_governor {
 	/* reflect(): may be NULL. */
 	void (*reflect)(void *st, const struct is_gov_env *env,
 			const struct is_gov_wake *wake);
+	/* dump(): optional text form of a CPU's state (e.g. weights). */
+	void (*dump)(const void *st, const struct is_gov_env *env, GString *out);
 };
 
 /* Registry: NULL-terminated list; lookup by name. */

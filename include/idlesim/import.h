@@ -22,8 +22,8 @@ struct is_import_stats {
 
 /*
  * ftrace text (the tracefs "trace" file) carrying the power:cpuidle_select,
- * power:cpuidle_reflect, power:cpuidle_sleep_length, power:cpuidle_got_tick
- * and power:cpuidle_gov_clock events of the idlesim kernel patch series
+ * power:cpuidle_reflect, power:cpuidle_sleep_length, power:cpuidle_got_tick,
+ * power:cpuidle_gov_clock and power:cpuidle_gov_draw events of the idlesim kernel patch series
  * (tools/kernel/patches): every selection becomes one idle record with the
  * raw inputs for exact replay.  @h supplies states/state_count/hz (cpus is
  * taken from the capture when h->cpus is 0).  Writes @out atomically.

@@ -90,6 +90,8 @@ bool is_sim_run(struct is_sim *s, const struct is_source *src, GError **error);
 const struct is_metrics *is_sim_cpu_metrics(const struct is_sim *s, int cpu);
 void is_sim_total(const struct is_sim *s, struct is_metrics *out);
 uint64_t is_sim_records(const struct is_sim *s);
+/* Appends every CPU's dump() text; false if the governor has none. */
+bool is_sim_dump(const struct is_sim *s, GString *out);
 /* Governor state blob of a CPU (for tests and dumps). */
 const void *is_sim_gov_state(const struct is_sim *s, int cpu);
 

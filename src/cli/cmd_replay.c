@@ -51,12 +51,14 @@ int cmd_replay(int argc, char **argv)
 {
 	g_autofree char *gov = NULL, *states = NULL, *mode = NULL, *decisions = NULL;
 	g_auto(GStrv) params = NULL;
-	gboolean check = FALSE, digest = FALSE;
+	gboolean check = FALSE, digest = FALSE, dump = FALSE;
 	gint64 seed = -1;
 	GOptionEntry entries[] = {
 		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &gov, "governor", "NAME" },
 		{ "check", 'c', 0, G_OPTION_ARG_NONE, &check, "compare with the recorded decisions (k=, stop=, slr=); exit 1 on a mismatch", NULL },
 		{ "digest", 'd', 0, G_OPTION_ARG_NONE, &digest, "print the SHA-256 of the decision sequence", NULL },
+		{ "dump-state", 0, 0, G_OPTION_ARG_NONE, &dump,
+		  "print each CPU's final governor state (wteo: the weight matrix, as the kernel's debugfs wteo/weights)", NULL },
 		{ "decisions", 0, 0, G_OPTION_ARG_FILENAME, &decisions, "write 'cpu t_ns state stop_tick sleep_read' lines", "FILE" },
 		{ "states", 's', 0, G_OPTION_ARG_FILENAME, &states, "state table (default: the trace's)", "NAME|FILE|DIR" },
 		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &params, "set a param: key=value", "KV" },
@@ -145,6 +147,16 @@ int cmd_replay(int argc, char **argv)
 	code = EXIT_OK;
 	if (digest)
 		printf("%s %s %s\n", g_checksum_get_string(rc.sum), cfg.gov->name, argv[1]);
+	if (dump) {
+		GString *text = g_string_new(NULL);
+
+		if (!is_sim_dump(sim, text)) {
+			cli_error("--dump-state: governor %s has no state to print", cfg.gov->name);
+			code = EXIT_USAGE;
+		}
+		fputs(text->str, stdout);
+		g_string_free(text, TRUE);
+	}
 	if (check) {
 		printf("%s: %" G_GUINT64_FORMAT " decisions compared, %" G_GUINT64_FORMAT
 		       " mismatches\n", cfg.gov->name, rc.compared, rc.mismatches);

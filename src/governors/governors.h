@@ -9,6 +9,7 @@ extern const struct is_governor is_gov_ladder;
 extern const struct is_governor is_gov_teo57;
 extern const struct is_governor is_gov_teo612;
 extern const struct is_governor is_gov_menu612;
+extern const struct is_governor is_gov_wteo;
 
 uint64_t is_rng_next(uint64_t *s);
 

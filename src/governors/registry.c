@@ -11,6 +11,7 @@ static const struct is_governor *const all[] = {
 	&is_gov_teo57,
 	&is_gov_teo612,
 	&is_gov_menu612,
+	&is_gov_wteo,
 	NULL,
 };
 

@@ -31,12 +31,37 @@
  * dev->last_state_idx starts at 0 (the per-CPU cpuidle_device is
  * zero-initialised), so the first select runs teo_update() on the zeroed
  * data, as a kernel booted with cpuidle.governor=teo does.
+ *
+ * DOC: wteo - weighted history on top of teo-6.12
+ *
+ * The RFC's idea ported onto 6.12 TEO, the same algorithm as the kernel
+ * series' "wteo" governor (tools/kernel/patches, teo.c + wteo.h):
+ *  - every CPU keeps an N x N matrix of u16 weights in units of 1/1024,
+ *    each row summing to 1024; row i starts with init_self_weight on the
+ *    diagonal (default 614 ~ the RFC's 60%) and the rest split evenly, the
+ *    truncation remainder kept on the diagonal;
+ *  - when TEO's intercepts logic moved the candidate from state P (the
+ *    deepest enabled, latency aside) to a shallower state I, the row of I
+ *    chooses among the enabled states 0..P that pass teo_state_ok(), with
+ *    probability proportional to weight, from one get_random_u32() draw at
+ *    full 32-bit resolution (pick=argmax takes the heaviest instead); TEO's
+ *    logic then goes on from the chosen state;
+ *  - in teo_update(), the row of the state entered last moves
+ *    learning_rate/1024 (default 102 ~ the RFC's 10%) of every other weight
+ *    to the state whose bin the measured idle duration fell into
+ *    (idx_duration): rows keep their sum and every weight stays within
+ *    [0, 1024]; a weight w stops shrinking once w * rate < 1024.
+ * Only shifts, products and sums: no division by 100 in the hot path.
  */
 #include <string.h>
 
 #include "governors.h"
+#include "wteo_weights.h"
 
-enum { P_PULSE, P_DECAY_SHIFT, P_RESIDENCY_THRESHOLD_NS };
+enum { P_PULSE, P_DECAY_SHIFT, P_RESIDENCY_THRESHOLD_NS, P_LEARNING_RATE,
+       P_INIT_SELF_WEIGHT, P_PICK };
+
+static const char *const pick_names[] = { "random", "argmax", NULL };
 
 static const struct is_param_desc teo_params[] = {
 	[P_PULSE] = { "pulse", "PULSE: metric increment per wakeup", 1024, 1, 1 << 20, NULL },
@@ -45,6 +70,22 @@ static const struct is_param_desc teo_params[] = {
 	[P_RESIDENCY_THRESHOLD_NS] = { "residency_threshold_ns",
 				       "RESIDENCY_THRESHOLD_NS (gov.h): skip the timer check below it",
 				       15000, 0, 1000000000, NULL },
+};
+
+static const struct is_param_desc wteo_params[] = {
+	[P_PULSE] = { "pulse", "PULSE: metric increment per wakeup", 1024, 1, 1 << 20, NULL },
+	[P_DECAY_SHIFT] = { "decay_shift", "DECAY_SHIFT: bins decay by 1/2^n per wakeup", 3,
+			    1, 31, NULL },
+	[P_RESIDENCY_THRESHOLD_NS] = { "residency_threshold_ns",
+				       "RESIDENCY_THRESHOLD_NS (gov.h): skip the timer check below it",
+				       15000, 0, 1000000000, NULL },
+	[P_LEARNING_RATE] = { "learning_rate", "weight moved per wakeup, in 1/1024 (102 ~ 10%)",
+			      102, 0, 1024, NULL },
+	[P_INIT_SELF_WEIGHT] = { "init_self_weight",
+				 "initial diagonal weight, in 1/1024 (614 ~ 60%)", 614, 0, 1024,
+				 NULL },
+	[P_PICK] = { "pick", "random: weighted draw (the kernel's); argmax: heaviest state",
+		     0, 0, 1, pick_names },
 };
 
 struct teo_bin {
@@ -59,11 +100,12 @@ struct teo_cpu {
 	unsigned int total;
 	unsigned int tick_hits;
 	int last_state_idx;  /* dev->last_state_idx */
+	uint16_t weights[IS_STATE_MAX][IS_STATE_MAX]; /* wteo only */
 };
 
 #define KTIME_MAX INT64_MAX
 
-static void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env)
+static void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env, bool weighted)
 {
 	const struct is_state_table *drv = env->drv;
 	const unsigned int pulse = (unsigned int)env->params->v[P_PULSE];
@@ -126,6 +168,11 @@ static void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env)
 
 end:
 	cpu_data->total += pulse;
+
+	if (weighted)
+		wteo_update_row(cpu_data->weights[cpu_data->last_state_idx], drv->count,
+				idx_duration,
+				(unsigned int)env->params->v[P_LEARNING_RATE]);
 }
 
 static bool teo_state_ok(int i, const struct is_gov_env *env, const struct is_gov_call *c)
@@ -150,8 +197,8 @@ static int teo_find_shallower_state(const struct is_gov_env *env, int state_idx,
 	return state_idx;
 }
 
-static int teo_select(void *st, const struct is_gov_env *env, struct is_gov_call *call,
-		      bool *stop_tick)
+static int teo_select_common(void *st, const struct is_gov_env *env,
+			     struct is_gov_call *call, bool *stop_tick, bool weighted)
 {
 	struct teo_cpu *cpu_data = st;
 	const struct is_state_table *drv = env->drv;
@@ -170,7 +217,7 @@ static int teo_select(void *st, const struct is_gov_env *env, struct is_gov_call
 	int i;
 
 	if (cpu_data->last_state_idx >= 0) {
-		teo_update(cpu_data, env);
+		teo_update(cpu_data, env, weighted);
 		cpu_data->last_state_idx = -1;
 	}
 
@@ -252,6 +299,21 @@ static int teo_select(void *st, const struct is_gov_env *env, struct is_gov_call
 			first_suitable_idx = i;
 		}
 	}
+	if (weighted && idx < prev_intercept_idx) {
+		uint32_t mask = 0;
+		int j;
+
+		for (i = 0; i <= prev_intercept_idx; i++)
+			if (!is_disabled(env, i) && teo_state_ok(i, env, call))
+				mask |= 1u << i;
+		if (env->params->v[P_PICK] == 1)
+			j = wteo_argmax(cpu_data->weights[idx], drv->count, mask);
+		else
+			j = wteo_pick(cpu_data->weights[idx], drv->count, mask,
+				      is_gov_random_u32(call));
+		if (j >= 0)
+			idx = j;
+	}
 	if (!idx && prev_intercept_idx) {
 		duration_ns = is_gov_sleep_length(call, &delta_tick);
 		cpu_data->sleep_length_ns = duration_ns;
@@ -292,6 +354,18 @@ out_tick:
 	return idx;
 }
 
+static int teo_select(void *st, const struct is_gov_env *env, struct is_gov_call *call,
+		      bool *stop_tick)
+{
+	return teo_select_common(st, env, call, stop_tick, false);
+}
+
+static int wteo_select(void *st, const struct is_gov_env *env, struct is_gov_call *call,
+		       bool *stop_tick)
+{
+	return teo_select_common(st, env, call, stop_tick, true);
+}
+
 static void teo_reflect(void *st, const struct is_gov_env *env, const struct is_gov_wake *w)
 {
 	struct teo_cpu *cpu_data = st;
@@ -312,6 +386,44 @@ static int teo_enable_device(void *st, const struct is_gov_env *env)
 	memset(st, 0, sizeof(struct teo_cpu));
 	return 0;
 }
+
+static int wteo_enable_device(void *st, const struct is_gov_env *env)
+{
+	struct teo_cpu *cpu_data = st;
+	const int n = env->drv->count;
+
+	teo_enable_device(st, env);
+	for (int i = 0; i < n; i++)
+		wteo_init_row(cpu_data->weights[i], n, i,
+			      (unsigned int)env->params->v[P_INIT_SELF_WEIGHT]);
+	return 0;
+}
+
+/* The same text as the kernel's debugfs wteo/weights, for one CPU. */
+static void wteo_dump(const void *st, const struct is_gov_env *env, GString *out)
+{
+	const struct teo_cpu *cpu_data = st;
+
+	g_string_append_printf(out, "cpu%d\n", env->cpu);
+	for (int i = 0; i < env->drv->count; i++) {
+		g_string_append_printf(out, "%d:", i);
+		for (int j = 0; j < env->drv->count; j++)
+			g_string_append_printf(out, " %u", cpu_data->weights[i][j]);
+		g_string_append_c(out, '\n');
+	}
+}
+
+const struct is_governor is_gov_wteo = {
+	.name = "wteo",
+	.description = "weighted history on teo-6.12, as the kernel series' wteo",
+	.state_size = sizeof(struct teo_cpu),
+	.params = wteo_params,
+	.nparams = G_N_ELEMENTS(wteo_params),
+	.init = wteo_enable_device,
+	.select = wteo_select,
+	.reflect = teo_reflect,
+	.dump = wteo_dump,
+};
 
 const struct is_governor is_gov_teo612 = {
 	.name = "teo-6.12",

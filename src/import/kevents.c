@@ -5,6 +5,7 @@
  * Per CPU the events of one idle-loop pass come in this order:
  *   [cpuidle_gov_clock]      governor's clock at select (TEO)
  *   [cpuidle_sleep_length]   only if the governor asked for it
+ *   [cpuidle_gov_draw]       the random draw of wteo's weighted choice
  *   cpuidle_select           state, stop_tick, tick_stopped, latency_req
  *   (power:cpu_idle enter/exit, ignored)
  *   [cpuidle_got_tick]       only if the governor asked for it
@@ -27,7 +28,8 @@
 
 struct kcpu {
 	bool after_select;
-	bool has_sel_clock, has_refl_clock, slr, has_gt, gt;
+	bool has_sel_clock, has_refl_clock, slr, has_gt, gt, has_draw;
+	uint32_t draw;
 	int64_t sel_clock, refl_clock, sleep, delta;
 	int64_t ts_select;        /* ftrace time of the select event */
 	int state;
@@ -160,7 +162,8 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 		payload += 2;
 #define IS(ev) (nl == sizeof(ev) - 1 && memcmp(name, ev, nl) == 0)
 		if (!(IS("cpuidle_select") || IS("cpuidle_reflect") || IS("cpuidle_sleep_length") ||
-		      IS("cpuidle_got_tick") || IS("cpuidle_gov_clock"))) {
+		      IS("cpuidle_got_tick") || IS("cpuidle_gov_clock") ||
+		      IS("cpuidle_gov_draw"))) {
 			st.other_events++;
 			continue;
 		}
@@ -188,6 +191,13 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 				c->sel_clock = v;
 				c->has_sel_clock = true;
 			}
+		} else if (IS("cpuidle_gov_draw")) {
+			if (!field(payload, "draw", &v) || v < 0 || v > UINT32_MAX) {
+				ierr(error, in, st.lines, "draw", "missing or not a 32-bit value");
+				goto out;
+			}
+			c->draw = (uint32_t)v;
+			c->has_draw = true;
 		} else if (IS("cpuidle_sleep_length")) {
 			int64_t d;
 
@@ -272,7 +282,9 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			if (r->span_ns < 0)
 				r->span_ns = 0;
 			r->has = IS_HAS_KSTATE | IS_HAS_KSTOP | IS_HAS_SPAN | IS_HAS_LRES |
-				 IS_HAS_GT | IS_HAS_PL | IS_HAS_SLR;
+				 IS_HAS_GT | IS_HAS_PL | IS_HAS_SLR |
+				 (c->has_draw ? IS_HAS_DRAW : 0);
+			r->draw = c->draw;
 			r->flags = (c->tick_stopped ? IS_F_TS : 0) | (c->stop ? IS_F_KSTOP : 0) |
 				   (c->gt ? IS_F_GT : 0) | (pl ? IS_F_PL : 0) |
 				   (c->slr ? IS_F_SLR : 0) | (v < 0 ? IS_F_REJ : 0);

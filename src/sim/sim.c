@@ -414,6 +414,15 @@ uint64_t is_sim_records(const struct is_sim *s)
 	return s->records;
 }
 
+bool is_sim_dump(const struct is_sim *s, GString *out)
+{
+	if (!s->cfg.gov->dump)
+		return false;
+	for (int i = 0; i < s->cfg.cpus; i++)
+		s->cfg.gov->dump(s->cpu[i].gov, &s->cpu[i].env, out);
+	return true;
+}
+
 const void *is_sim_gov_state(const struct is_sim *s, int cpu)
 {
 	return s->cpu[cpu].gov;

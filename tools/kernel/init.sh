@@ -7,6 +7,7 @@
 mount -t proc none /proc
 mount -t sysfs none /sys
 mount -t tracefs none /sys/kernel/tracing 2>/dev/null
+mount -t debugfs none /sys/kernel/debug 2>/dev/null
 T=/sys/kernel/tracing
 secs=$(sed -n 's/.*idlesim\.seconds=\([0-9]*\).*/\1/p' /proc/cmdline)
 [ -n "$secs" ] || secs=5
@@ -15,11 +16,29 @@ echo "IDLESIM-INFO driver=$(cat $C/current_driver) governor=$(cat $C/current_gov
 for d in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
 	echo "IDLESIM-STATE $(basename $d) $(cat $d/name) $(cat $d/latency) $(cat $d/residency) $(cat $d/disable)"
 done
+for p in /sys/module/teo/parameters/*; do
+	[ -e "$p" ] && echo "IDLESIM-PARAM $(basename "$p")=$(cat "$p")"
+done
+# KUnit results (run at boot), as TAP lines from the kernel log
+dmesg | grep -E '^ *(# |ok |not ok |KTAP|1\.\.)' | sed 's/^/IDLESIM-KUNIT /'
 /workload "$secs"
+# Keep every CPU busy so that no idle period (and no governor update)
+# happens between the end of the trace and the weights dump.
+spinners=""
+for c in $(seq 0 $(($(nproc) - 1))); do
+	/workload spin "$c" &
+	spinners="$spinners $!"
+done
+usleep 300000
 echo 0 > $T/tracing_on
 echo "IDLESIM-TRACE-BEGIN"
 gzip -1 < $T/trace | base64
 echo "IDLESIM-TRACE-END"
-for g in /sys/kernel/debug/wteo/*; do [ -e "$g" ] && { echo "IDLESIM-FILE $g"; cat "$g"; }; done
+if [ -e /sys/kernel/debug/wteo/weights ]; then
+	echo "IDLESIM-WEIGHTS-BEGIN"
+	cat /sys/kernel/debug/wteo/weights
+	echo "IDLESIM-WEIGHTS-END"
+fi
+kill $spinners
 echo "IDLESIM-DONE"
 reboot -f

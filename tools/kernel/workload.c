@@ -12,6 +12,12 @@
  *    short think times, in bursts separated by 5-20 ms pauses;
  *  - a burster: 2 ms of spinning, then 8 ms of sleep.
  * Deterministic per process (fixed LCG seeds), statically linked.
+ *
+ *   workload spin CPU
+ *
+ * spins on CPU for ever: /init runs one per CPU before stopping the trace
+ * so that no CPU goes idle (and no governor state changes) between the
+ * end of the trace and the dump of the wteo weights.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -19,6 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -128,8 +135,13 @@ int main(int argc, char **argv)
 	static const int64_t periods[] = { 30000, 120000, 700000, 3000000, 12000000, 45000000 };
 	int nproc = 0;
 
+	if (argc == 3 && strcmp(argv[1], "spin") == 0) {
+		pin(atoi(argv[2]));
+		for (;;)
+			;
+	}
 	if (argc != 2 || atoi(argv[1]) <= 0) {
-		fprintf(stderr, "usage: workload SECONDS\n");
+		fprintf(stderr, "usage: workload SECONDS | workload spin CPU\n");
 		return 2;
 	}
 	deadline_ns = now_ns() + (int64_t)atoi(argv[1]) * 1000000000LL;

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Weight arithmetic of wteo, the same as the kernel series'
+ * drivers/cpuidle/governors/wteo.h (tools/kernel/patches): rows of u16
+ * weights in units of 1/1024 that always sum to 1024.
+ */
+#ifndef IDLESIM_WTEO_WEIGHTS_H
+#define IDLESIM_WTEO_WEIGHTS_H
+
+#include <stdint.h>
+
+#define WTEO_SHIFT 10
+#define WTEO_ONE (1u << WTEO_SHIFT)
+
+/* @self on the diagonal, the rest split evenly, remainder on the diagonal. */
+static inline void wteo_init_row(uint16_t *row, int n, int i, unsigned int self)
+{
+	unsigned int off;
+
+	if (self > WTEO_ONE)
+		self = WTEO_ONE;
+	off = n > 1 ? (WTEO_ONE - self) / (unsigned int)(n - 1) : 0;
+	for (int j = 0; j < n; j++)
+		row[j] = (uint16_t)off;
+	row[i] = (uint16_t)(WTEO_ONE - off * (unsigned int)(n - 1));
+}
+
+/* Move @rate/1024 of every other weight to @target; the sum is kept. */
+static inline void wteo_update_row(uint16_t *row, int n, int target, unsigned int rate)
+{
+	unsigned int moved = 0;
+
+	if (rate > WTEO_ONE)
+		rate = WTEO_ONE;
+	for (int j = 0; j < n; j++) {
+		unsigned int d;
+
+		if (j == target)
+			continue;
+		d = (row[j] * rate) >> WTEO_SHIFT;
+		row[j] = (uint16_t)(row[j] - d);
+		moved += d;
+	}
+	row[target] = (uint16_t)(row[target] + moved);
+}
+
+/* Weighted choice among @mask with a full 32-bit draw; -1 if all zero. */
+static inline int wteo_pick(const uint16_t *row, int n, uint32_t mask, uint32_t draw)
+{
+	uint32_t total = 0, x;
+
+	for (int j = 0; j < n; j++)
+		if (mask & (1u << j))
+			total += row[j];
+	if (!total)
+		return -1;
+	x = (uint32_t)(((uint64_t)draw * total) >> 32);
+	for (int j = 0; j < n; j++) {
+		if (!(mask & (1u << j)))
+			continue;
+		if (x < row[j])
+			return j;
+		x -= row[j];
+	}
+	return -1;
+}
+
+/* The most probable candidate (ties: the shallower); -1 if all zero. */
+static inline int wteo_argmax(const uint16_t *row, int n, uint32_t mask)
+{
+	int best = -1;
+
+	for (int j = 0; j < n; j++)
+		if ((mask & (1u << j)) && row[j] && (best < 0 || row[j] > row[best]))
+			best = j;
+	return best;
+}
+
+#endif

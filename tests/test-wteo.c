@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * wteo: weight arithmetic (hand cases, the same as the kernel series'
+ * KUnit test) and property tests over long seeded input streams.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#define is_gov_teo612 test_copy_of_teo612
+#define is_gov_wteo test_copy_of_wteo
+#include "../src/governors/teo612.c"
+#include "idlesim/synth.h"
+
+static unsigned int row_sum(const uint16_t *row, int n)
+{
+	unsigned int s = 0;
+
+	for (int j = 0; j < n; j++)
+		s += row[j];
+	return s;
+}
+
+static void test_init_rows(void **state)
+{
+	uint16_t row[IS_STATE_MAX];
+
+	(void)state;
+	/* 7 states, self 614: off (1024 - 614) / 6 = 68, diagonal 1024 - 408 */
+	wteo_init_row(row, 7, 3, 614);
+	assert_int_equal(row[3], 616);
+	assert_int_equal(row[0], 68);
+	assert_int_equal(row[6], 68);
+	for (int n = 1; n <= IS_STATE_MAX; n++)
+		for (int i = 0; i < n; i++)
+			for (unsigned self = 0; self <= 1024; self += 64) {
+				wteo_init_row(row, n, i, self);
+				assert_int_equal(row_sum(row, n), 1024);
+			}
+}
+
+static void test_update_rows(void **state)
+{
+	uint16_t row[7];
+	uint64_t rng = 5;
+
+	(void)state;
+	/* rate 102: 68 -> 68 - 6; 616 -> 616 - 61; target gets 5 * 6 + 61 */
+	wteo_init_row(row, 7, 3, 614);
+	wteo_update_row(row, 7, 5, 102);
+	assert_int_equal(row[0], 62);
+	assert_int_equal(row[3], 555);
+	assert_int_equal(row[5], 68 + 5 * 6 + 61);
+	/* property: any rate and target keep the sum and the bounds */
+	for (int k = 0; k < 100000; k++) {
+		uint64_t r = is_rng_next(&rng);
+
+		wteo_update_row(row, 7, (int)(r % 7), (unsigned)((r >> 8) % 1025));
+		assert_int_equal(row_sum(row, 7), 1024);
+		for (int j = 0; j < 7; j++)
+			assert_true(row[j] <= 1024);
+	}
+	for (int k = 0; k < 100; k++)
+		wteo_update_row(row, 7, 2, 1024);
+	assert_int_equal(row[2], 1024);
+}
+
+static void test_pick(void **state)
+{
+	uint16_t row[4] = { 256, 0, 512, 256 };
+
+	(void)state;
+	assert_int_equal(wteo_pick(row, 4, 0xf, 0), 0);
+	assert_int_equal(wteo_pick(row, 4, 0xf, 0x3fffffff), 0);
+	assert_int_equal(wteo_pick(row, 4, 0xf, 0x40000000), 2);
+	assert_int_equal(wteo_pick(row, 4, 0xf, 0xbfffffff), 2);
+	assert_int_equal(wteo_pick(row, 4, 0xf, 0xc0000000), 3);
+	assert_int_equal(wteo_pick(row, 4, 0xf, 0xffffffff), 3);
+	assert_int_equal(wteo_pick(row, 4, 0x2, 0x12345678), -1);
+	assert_int_equal(wteo_pick(row, 4, 0x6, 0), 2);
+	assert_int_equal(wteo_pick(row, 4, 0x9, 0x7fffffff), 0);
+	assert_int_equal(wteo_pick(row, 4, 0x9, 0x80000000), 3);
+	assert_int_equal(wteo_argmax(row, 4, 0xf), 2);
+	assert_int_equal(wteo_argmax(row, 4, 0x9), 0); /* tie: the shallower */
+	assert_int_equal(wteo_argmax(row, 4, 0x2), -1);
+}
+
+static char *run(const char *params[], uint64_t seed, uint64_t bseed, int n,
+		 struct is_metrics *tot, bool check_rows)
+{
+	struct is_basic_params bp;
+	struct is_basic_gen *g;
+	struct is_sim_config c = { .states = is_states_builtin("power9"), .cpus = 2, .hz = 100,
+				   .seed = seed, .gov = is_governor_find("wteo") };
+	struct is_sim *s;
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+	char *out;
+
+	is_params_defaults(c.gov, &c.params);
+	for (int i = 0; params && params[i]; i++)
+		assert_true(is_params_set(c.gov, &c.params, params[i], NULL));
+	s = is_sim_new(&c, NULL);
+	is_basic_params_default(&bp);
+	bp.seed = bseed;
+	bp.irq_rate_hz = 2000; /* plenty of intercepts: the weights get used */
+	g = is_basic_new(&bp);
+	for (int i = 0; i < n; i++) {
+		struct is_record rec;
+
+		is_basic_next(g, &rec);
+		assert_true(is_sim_feed(s, &rec, NULL));
+		if (check_rows && i % 97 == 0)
+			for (int cpu = 0; cpu < 2; cpu++) {
+				const struct teo_cpu *t = is_sim_gov_state(s, cpu);
+
+				for (int r = 0; r < 7; r++) {
+					assert_int_equal(row_sum(t->weights[r], 7), 1024);
+					for (int j = 0; j < 7; j++)
+						assert_true(t->weights[r][j] <= 1024);
+				}
+			}
+	}
+	for (int cpu = 0; cpu < 2; cpu++)
+		g_checksum_update(sum, is_sim_gov_state(s, cpu), sizeof(struct teo_cpu));
+	is_sim_total(s, tot);
+	g_checksum_update(sum, (const guchar *)tot, sizeof(*tot));
+	out = g_strdup(g_checksum_get_string(sum));
+	g_checksum_free(sum);
+	is_basic_free(g);
+	is_sim_free(s);
+	return out;
+}
+
+/* Rows keep their sums and bounds over long random streams, for several
+ * learning rates and initial weights. */
+static void test_rows_invariant(void **state)
+{
+	static const char *const sets[][3] = {
+		{ NULL }, { "learning_rate=1", NULL }, { "learning_rate=1024", NULL },
+		{ "init_self_weight=0", "learning_rate=500", NULL },
+		{ "init_self_weight=1024", NULL }, { "pick=argmax", NULL },
+	};
+	struct is_metrics m;
+
+	(void)state;
+	for (size_t k = 0; k < G_N_ELEMENTS(sets); k++) {
+		char *d = run((const char **)sets[k], 3, 17 + k, 20000, &m, true);
+
+		assert_true(m.selections >= 20000);
+		g_free(d);
+	}
+}
+
+/* Determinism: the same seeds give the same state and metrics; another
+ * governor seed changes the draws. */
+static void test_determinism(void **state)
+{
+	struct is_metrics m1, m2, m3;
+	char *a = run(NULL, 7, 1, 30000, &m1, false);
+	char *b = run(NULL, 7, 1, 30000, &m2, false);
+	char *c = run(NULL, 8, 1, 30000, &m3, false);
+
+	(void)state;
+	assert_string_equal(a, b);
+	assert_string_not_equal(a, c);
+	g_free(a);
+	g_free(b);
+	g_free(c);
+}
+
+/* argmax never draws; the weights are used (decisions differ from teo). */
+static void test_argmax_and_use(void **state)
+{
+	struct is_sim_config c = { .states = is_states_builtin("power9"), .cpus = 1, .hz = 100,
+				   .seed = 1, .gov = is_governor_find("wteo") };
+	struct is_gov_call call = { .latency_req_ns = 2147483647000LL, .rng_ = &(uint64_t){ 1 },
+				    .sleep_length_ns_ = 50000000, .delta_next_ns_ = 5000000 };
+	struct is_gov_env env;
+	struct is_params p;
+	struct teo_cpu t;
+	bool stop = true;
+	int idx;
+
+	(void)state;
+	(void)c;
+	is_params_defaults(&test_copy_of_wteo, &p);
+	env = (struct is_gov_env){ .drv = is_states_builtin("power9"), .params = &p,
+				   .tick_nsec = 10000000 };
+	wteo_enable_device(&t, &env);
+	t.last_state_idx = -1;
+	t.state_bins[0].intercepts = 8000;
+	t.total = 8000;
+	/* intercepts send TEO to 0; row 0 (616 on 0, 68 elsewhere) picks with
+	 * the draw: 0x00000000 -> state 0, 0xffffffff -> state 6 */
+	call.has_draw_ = true;
+	call.draw_ = 0xffffffffu;
+	idx = wteo_select(&t, &env, &call, &stop);
+	assert_true(call.draw_used_);
+	assert_int_equal(idx, 6);
+	t.last_state_idx = -1;
+	call.draw_ = 0;
+	call.draw_used_ = false;
+	idx = wteo_select(&t, &env, &call, &stop);
+	assert_int_equal(idx, 0);
+	/* argmax: the diagonal of row 0 wins, no draw */
+	assert_true(is_params_set(&test_copy_of_wteo, &p, "pick=argmax", NULL));
+	t.last_state_idx = -1;
+	call.draw_used_ = false;
+	idx = wteo_select(&t, &env, &call, &stop);
+	assert_int_equal(idx, 0);
+	assert_false(call.draw_used_);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_init_rows),
+		cmocka_unit_test(test_update_rows),
+		cmocka_unit_test(test_pick),
+		cmocka_unit_test(test_rows_invariant),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_argmax_and_use),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
