@@ -28,6 +28,16 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+static void totals(const struct is_metrics *m, const struct is_state_table *t,
+		   uint64_t *above, uint64_t *below)
+{
+	*above = *below = 0;
+	for (int i = 0; i < t->count; i++) {
+		*above += m->above[i];
+		*below += m->below[i];
+	}
+}
+
 static double norm(double v, double base)
 {
 	return base != 0 ? 100.0 * v / base : (v == 0 ? 100.0 : 0.0);
@@ -37,15 +47,13 @@ static void json_metrics(FILE *f, const struct is_metrics *m, const struct is_st
 			 const char *ind)
 {
 	struct is_latency_summary lat;
-	uint64_t above = 0, below = 0;
+	uint64_t above, below;
 	int64_t total_time = 0;
 
 	is_metrics_latency(m, t, &lat);
-	for (int i = 0; i < t->count; i++) {
-		above += m->above[i];
-		below += m->below[i];
+	totals(m, t, &above, &below);
+	for (int i = 0; i < t->count; i++)
 		total_time += m->time_ns[i];
-	}
 	fprintf(f, "{\n%s  \"selections\": %" G_GUINT64_FORMAT ",\n", ind, m->selections);
 	fprintf(f, "%s  \"accuracy\": {\"correct_pct\": %s, \"us_pct\": [", ind,
 		fmt_f(pct(m->acc[IS_ACC_MID], m->selections), 4));
@@ -165,13 +173,10 @@ void report_csv(FILE *f, const struct run_report *r)
 		const struct is_metrics *m = &x->total;
 		g_autofree char *ps = is_params_format(x->gov, &x->params);
 		struct is_latency_summary l;
-		uint64_t above = 0, below = 0;
+		uint64_t above, below;
 
 		is_metrics_latency(m, t, &l);
-		for (int i = 0; i < t->count; i++) {
-			above += m->above[i];
-			below += m->below[i];
-		}
+		totals(m, t, &above, &below);
 		fprintf(f, "%s,\"%s\",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s", x->gov->name,
 			ps, x->seed, m->selections, fmt_f(pct(m->acc[IS_ACC_MID], m->selections), 4));
 		for (int k = 1; k < t->count; k++)
@@ -223,13 +228,10 @@ void report_table(FILE *f, const struct run_report *r)
 	for (int g = 0; g < r->ngov; g++) {
 		const struct is_metrics *m = &r->res[g].total;
 		struct is_latency_summary l;
-		uint64_t above = 0, below = 0;
+		uint64_t above, below;
 
 		is_metrics_latency(m, t, &l);
-		for (int i = 0; i < t->count; i++) {
-			above += m->above[i];
-			below += m->below[i];
-		}
+		totals(m, t, &above, &below);
 		fprintf(f, "%-12s %10" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT
 			" %12s %8s %8sns %8" G_GINT64_FORMAT "ns %8s %7s%%\n", r->res[g].gov->name,
 			m->selections, above, below, fmt_f(m->energy / 1e6, 3),

@@ -34,31 +34,27 @@ G_DEFINE_QUARK(idlesim-error-quark, is_error)
 	  .target_residency_ns = (res) * US, .flags = (fl), .power = (pw), \
 	  .transition_energy = (te) }
 
+/* What cpuidle-powernv registers on a typical POWER9 (exit <= 200 us). */
+#define POWER9_STATES \
+	ST("snooze", 0, 0, IS_STATE_POLLING, 1.0, 0), \
+	ST("stop0_lite", 1, 10, 0, 0.80, 2000), \
+	ST("stop0", 2, 20, 0, 0.70, 4000), \
+	ST("stop1", 5, 50, 0, 0.55, 11500), \
+	ST("stop2", 10, 100, 0, 0.40, 26500), \
+	ST("stop4", 100, 10000, 0, 0.15, 2526500), \
+	ST("stop5", 200, 20000, 0, 0.10, 3526500)
+
 static const struct is_state_table power9 = {
 	.name = "power9",
 	.count = 7,
-	.s = {
-		ST("snooze", 0, 0, IS_STATE_POLLING, 1.0, 0),
-		ST("stop0_lite", 1, 10, 0, 0.80, 2000),
-		ST("stop0", 2, 20, 0, 0.70, 4000),
-		ST("stop1", 5, 50, 0, 0.55, 11500),
-		ST("stop2", 10, 100, 0, 0.40, 26500),
-		ST("stop4", 100, 10000, 0, 0.15, 2526500),
-		ST("stop5", 200, 20000, 0, 0.10, 3526500),
-	},
+	.s = { POWER9_STATES },
 };
 
 static const struct is_state_table power9_full = {
 	.name = "power9-full",
 	.count = 9,
 	.s = {
-		ST("snooze", 0, 0, IS_STATE_POLLING, 1.0, 0),
-		ST("stop0_lite", 1, 10, 0, 0.80, 2000),
-		ST("stop0", 2, 20, 0, 0.70, 4000),
-		ST("stop1", 5, 50, 0, 0.55, 11500),
-		ST("stop2", 10, 100, 0, 0.40, 26500),
-		ST("stop4", 100, 10000, 0, 0.15, 2526500),
-		ST("stop5", 200, 20000, 0, 0.10, 3526500),
+		POWER9_STATES,
 		ST("stop8", 2000, 20000, IS_STATE_OFF | IS_STATE_TIMER_STOP, 0.05, 4526500),
 		ST("stop11", 10000, 100000, IS_STATE_OFF | IS_STATE_TIMER_STOP, 0.03, 6526500),
 	},
