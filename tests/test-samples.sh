@@ -45,6 +45,22 @@ for gov in $("$IDLESIM" governors | grep -v '^ ' | cut -d: -f1); do
 	done
 done
 
+# Recordings from the patched kernel in QEMU: every decision must replay.
+for f in "$TRACES"/qemu-*-*.trace; do
+	k=$(basename "$f" .trace)
+	k=${k##*-}
+	case "$k" in
+	teo) sim=teo-6.12 ;;
+	menu) sim=menu-6.12 ;;
+	*) sim=$k ;;
+	esac
+	if out=$("$IDLESIM" replay --check -g "$sim" "$f") && echo "$out" | grep -q ' 0 mismatches'; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1)); echo "FAIL: $(basename "$f") does not replay exactly with $sim: $out"
+	fi
+done
+
 if "$IDLESIM" replay --check -g ladder "$TRACES/recorded.trace" | grep -q ' 0 mismatches'; then
 	pass=$((pass + 1))
 else
