@@ -61,6 +61,16 @@ struct is_sim {
 	const struct is_source *src;
 };
 
+/* a + b without overflow: kernel recordings carry near-KTIME_MAX deltas. */
+static inline int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 int64_t is_tick_nsec(int hz)
 {
 	/* include/vdso/jiffies.h: TICK_NSEC ((NSEC_PER_SEC + HZ / 2) / HZ) */
@@ -228,7 +238,7 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	c->env.last_residency_ns = rec->lres_ns;
 	wake = (struct is_gov_wake){
 		.entered = entered,
-		.now_ns = rec->t_ns + rec->span_ns,
+		.now_ns = sat_add(rec->t_ns, rec->span_ns),
 		.last_residency_ns = rec->lres_ns,
 		.got_tick = rec->flags & IS_F_GT,
 		.poll_time_limit = rec->flags & IS_F_PL,
@@ -260,7 +270,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	const struct is_state_table *drv = s->cfg.states;
 	const int64_t tick_nsec = s->tick_nsec;
 	int64_t t = rec->t_ns, left = rec->idle_ns, sleep = rec->sleep_ns;
-	int64_t next_tick = rec->t_ns + rec->tick_ns;
+	int64_t next_tick = sat_add(rec->t_ns, rec->tick_ns);
 	bool ts = c->tick_stopped, cont = false;
 
 	for (;;) {
@@ -340,7 +350,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		if (cause != rec->cause && left > lres) {
 			/* Woken by the model (tick or poll limit): select again. */
 			left -= lres;
-			sleep -= lres;
+			sleep = sat_add(sleep, -lres);
 			ts = cause == IS_CAUSE_POLL ? stopped : false;
 			cont = true;
 			continue;
