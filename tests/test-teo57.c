@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #define is_gov_teo57 test_copy_of_teo57
+#define is_gov_wteo_rfc test_copy_of_wteo_rfc
 #include "../src/governors/teo57.c"
 #include "idlesim/synth.h"
 
@@ -203,6 +204,158 @@ static void test_intervals_default(void **state)
 	is_sim_free(s2);
 }
 
+/* ---- wteo-rfc ------------------------------------------------------- */
+
+static void rfc_fx(struct fx *f, bool fixed)
+{
+	memset(f, 0, sizeof(*f));
+	is_params_defaults(&test_copy_of_wteo_rfc, &f->p);
+	f->p.v[P_FIXED] = fixed;
+	f->env = (struct is_gov_env){ .drv = is_states_builtin("power9"), .params = &f->p,
+				      .tick_nsec = 10 * MS };
+	assert_int_equal(wteo_rfc_enable_device(&f->cpu, &f->env), 0);
+}
+
+static int rowsum(const int *row)
+{
+	int s = 0;
+
+	for (int j = 0; j < 7; j++)
+		s += row[j];
+	return s;
+}
+
+static void test_rfc_init(void **state)
+{
+	struct fx f;
+
+	(void)state;
+	/* QUIRK init-trunc: 4000 / 6 = 666, rows sum to 9996 */
+	rfc_fx(&f, false);
+	assert_int_equal(f.cpu.state_mat[3][3], 6000);
+	assert_int_equal(f.cpu.state_mat[3][0], 666);
+	assert_int_equal(rowsum(f.cpu.state_mat[3]), 9996);
+	/* fixed: the remainder stays on the diagonal */
+	rfc_fx(&f, true);
+	assert_int_equal(f.cpu.state_mat[3][3], 6004);
+	assert_int_equal(rowsum(f.cpu.state_mat[3]), 10000);
+}
+
+static void test_rfc_update(void **state)
+{
+	struct fx f;
+	int *row;
+
+	(void)state;
+	rfc_fx(&f, false);
+	row = f.cpu.state_mat[3];
+	/*
+	 * Row 3 toward 5: 666 + 10 * 666 / 100 = 732 (< 9000); the others
+	 * would lose 10 * w / 600: 666 - 11 = 655 <= 1000: skipped (the floor);
+	 * 6000 - 100 = 5900.  QUIRK row-sum: 9996 -> 9962.
+	 */
+	rfc_update(&f.cpu, &f.env, 3, 5);
+	assert_int_equal(row[5], 732);
+	assert_int_equal(row[0], 666);
+	assert_int_equal(row[3], 5900);
+	assert_int_equal(rowsum(row), 9962);
+	/* the ceiling: 8500 + 850 >= 9000 is skipped */
+	row[2] = 8500;
+	rfc_update(&f.cpu, &f.env, 3, 2);
+	assert_int_equal(row[2], 8500);
+	/* idx -1 (no timer state): nothing */
+	rfc_update(&f.cpu, &f.env, 3, -1);
+	assert_int_equal(row[2], 8500);
+	/* fixed: 10% of every other weight moves, the sum stays 10000 */
+	rfc_fx(&f, true);
+	row = f.cpu.state_mat[3];
+	rfc_update(&f.cpu, &f.env, 3, 5);
+	assert_int_equal(row[0], 666 - 66);
+	assert_int_equal(row[3], 6004 - 600);
+	assert_int_equal(row[5], 666 + 5 * 66 + 600);
+	assert_int_equal(rowsum(row), 10000);
+}
+
+static void test_rfc_pick(void **state)
+{
+	struct fx f;
+	struct is_gov_call c = { .has_draw_ = true, .rng_ = &f.rng };
+
+	(void)state;
+	rfc_fx(&f, false);
+	/* row 2 over states 0..2: 666 | 1332 | 7332; draw % 100 scales it */
+	c.draw_ = 5;   /* 5 * 7332 / 100 = 366 */
+	assert_int_equal(rfc_pick(&f.cpu, &f.env, &c, 2), 0);
+	c.draw_ = 110; /* 110 % 100 = 10: 733 */
+	assert_int_equal(rfc_pick(&f.cpu, &f.env, &c, 2), 1);
+	c.draw_ = 50;  /* 3666 */
+	assert_int_equal(rfc_pick(&f.cpu, &f.env, &c, 2), 2);
+	/* QUIRK list-index: stop0_lite disabled, the list is {0, 2}; the draw
+	 * lands on position 1, returned as state 1, a disabled state */
+	f.env.disabled = 1u << 1;
+	assert_int_equal(rfc_pick(&f.cpu, &f.env, &c, 2), 1);
+	/* fixed maps the position back to state 2, and draws at full width */
+	f.p.v[P_FIXED] = 1;
+	c.draw_ = 0x80000000u; /* half of 6666 -> state 2 */
+	assert_int_equal(rfc_pick(&f.cpu, &f.env, &c, 2), 2);
+	c.draw_ = 0x10000000u; /* 416 < 666 -> state 0 */
+	assert_int_equal(rfc_pick(&f.cpu, &f.env, &c, 2), 0);
+	/* argmax: the diagonal */
+	f.p.v[P_PICK] = 1;
+	c.draw_used_ = false;
+	assert_int_equal(rfc_pick(&f.cpu, &f.env, &c, 2), 2);
+	assert_false(c.draw_used_);
+}
+
+/* Long seeded streams: fixed keeps every row at 10000; faithful weights
+ * stay within [0, 10000]; same seed, same decisions. */
+static void test_rfc_properties(void **state)
+{
+	(void)state;
+	for (int fixed = 0; fixed <= 1; fixed++) {
+		struct is_basic_params bp;
+		struct is_basic_gen *g;
+		struct is_sim_config c = { .states = is_states_builtin("power9"), .cpus = 2,
+					   .hz = 100, .seed = 9 };
+		struct is_sim *s1, *s2;
+
+		c.gov = is_governor_find("wteo-rfc");
+		is_params_defaults(c.gov, &c.params);
+		c.params.v[P_FIXED] = fixed;
+		s1 = is_sim_new(&c, NULL);
+		s2 = is_sim_new(&c, NULL);
+		is_basic_params_default(&bp);
+		bp.irq_rate_hz = 2000;
+		g = is_basic_new(&bp);
+		for (int i = 0; i < 30000; i++) {
+			struct is_record rec;
+
+			is_basic_next(g, &rec);
+			assert_true(is_sim_feed(s1, &rec, NULL));
+			assert_true(is_sim_feed(s2, &rec, NULL));
+			if (i % 101)
+				continue;
+			for (int cpu = 0; cpu < 2; cpu++) {
+				const struct teo_cpu *t = is_sim_gov_state(s1, cpu);
+
+				for (int r = 0; r < 7; r++) {
+					if (fixed)
+						assert_int_equal(rowsum(t->state_mat[r]), 10000);
+					for (int j = 0; j < 7; j++)
+						assert_true(t->state_mat[r][j] >= 0 &&
+							    t->state_mat[r][j] <= 10000);
+				}
+			}
+		}
+		for (int cpu = 0; cpu < 2; cpu++)
+			assert_memory_equal(is_sim_gov_state(s1, cpu), is_sim_gov_state(s2, cpu),
+					    sizeof(struct teo_cpu));
+		is_basic_free(g);
+		is_sim_free(s1);
+		is_sim_free(s2);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +364,10 @@ int main(void)
 		cmocka_unit_test(test_negative_sleep),
 		cmocka_unit_test(test_disabled),
 		cmocka_unit_test(test_intervals_default),
+		cmocka_unit_test(test_rfc_init),
+		cmocka_unit_test(test_rfc_update),
+		cmocka_unit_test(test_rfc_pick),
+		cmocka_unit_test(test_rfc_properties),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

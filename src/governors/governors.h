@@ -7,6 +7,7 @@
 extern const struct is_governor is_gov_oracle;
 extern const struct is_governor is_gov_ladder;
 extern const struct is_governor is_gov_teo57;
+extern const struct is_governor is_gov_wteo_rfc;
 extern const struct is_governor is_gov_teo612;
 extern const struct is_governor is_gov_menu612;
 extern const struct is_governor is_gov_wteo;
