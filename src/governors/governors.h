@@ -13,6 +13,8 @@ extern const struct is_governor is_gov_menu612;
 extern const struct is_governor is_gov_wteo;
 
 uint64_t is_rng_next(uint64_t *s);
+/* "cpuN" then "i: w0 w1 ..." rows: the kernel's debugfs wteo/weights form. */
+void is_gov_dump_matrix(GString *out, int cpu, int n, const int *m, int stride);
 
 static inline bool is_disabled(const struct is_gov_env *env, int i)
 {

@@ -29,6 +29,17 @@ const struct is_governor *is_governor_find(const char *name)
 	return NULL;
 }
 
+void is_gov_dump_matrix(GString *out, int cpu, int n, const int *m, int stride)
+{
+	g_string_append_printf(out, "cpu%d\n", cpu);
+	for (int i = 0; i < n; i++) {
+		g_string_append_printf(out, "%d:", i);
+		for (int j = 0; j < n; j++)
+			g_string_append_printf(out, " %d", m[i * stride + j]);
+		g_string_append_c(out, '\n');
+	}
+}
+
 /* splitmix64: one 64-bit state per CPU, seeded from (seed, cpu). */
 uint64_t is_rng_next(uint64_t *s)
 {

@@ -469,13 +469,8 @@ static void wteo_rfc_dump(const void *st, const struct is_gov_env *env, GString 
 {
 	const struct teo_cpu *cpu_data = st;
 
-	g_string_append_printf(out, "cpu%d\n", env->cpu);
-	for (int i = 0; i < env->drv->count; i++) {
-		g_string_append_printf(out, "%d:", i);
-		for (int j = 0; j < env->drv->count; j++)
-			g_string_append_printf(out, " %d", cpu_data->state_mat[i][j]);
-		g_string_append_c(out, '\n');
-	}
+	is_gov_dump_matrix(out, env->cpu, env->drv->count, &cpu_data->state_mat[0][0],
+			   IS_STATE_MAX);
 }
 
 const struct is_governor is_gov_wteo_rfc = {

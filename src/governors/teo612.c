@@ -403,14 +403,11 @@ static int wteo_enable_device(void *st, const struct is_gov_env *env)
 static void wteo_dump(const void *st, const struct is_gov_env *env, GString *out)
 {
 	const struct teo_cpu *cpu_data = st;
+	int m[IS_STATE_MAX * IS_STATE_MAX];
 
-	g_string_append_printf(out, "cpu%d\n", env->cpu);
-	for (int i = 0; i < env->drv->count; i++) {
-		g_string_append_printf(out, "%d:", i);
-		for (int j = 0; j < env->drv->count; j++)
-			g_string_append_printf(out, " %u", cpu_data->weights[i][j]);
-		g_string_append_c(out, '\n');
-	}
+	for (int i = 0; i < IS_STATE_MAX * IS_STATE_MAX; i++)
+		m[i] = cpu_data->weights[i / IS_STATE_MAX][i % IS_STATE_MAX];
+	is_gov_dump_matrix(out, env->cpu, env->drv->count, m, IS_STATE_MAX);
 }
 
 const struct is_governor is_gov_wteo = {
