@@ -13,14 +13,21 @@ secs=$(sed -n 's/.*idlesim\.seconds=\([0-9]*\).*/\1/p' /proc/cmdline)
 [ -n "$secs" ] || secs=5
 C=/sys/devices/system/cpu/cpuidle
 echo "IDLESIM-INFO driver=$(cat $C/current_driver) governor=$(cat $C/current_governor_ro 2>/dev/null || cat $C/current_governor) cpus=$(nproc)"
+# The state table as the driver registered it, file by file, so that the
+# host can rebuild the sysfs directory and load it with --states DIR.
 for d in /sys/devices/system/cpu/cpu0/cpuidle/state*; do
-	echo "IDLESIM-STATE $(basename $d) $(cat $d/name) $(cat $d/latency) $(cat $d/residency) $(cat $d/disable)"
+	for f in "$d"/*; do
+		[ -f "$f" ] && echo "IDLESIM-SYSFS $(basename "$d") $(basename "$f") $(cat "$f")"
+	done
 done
 for p in /sys/module/teo/parameters/*; do
 	[ -e "$p" ] && echo "IDLESIM-PARAM $(basename "$p")=$(cat "$p")"
 done
 # KUnit results (run at boot), as TAP lines from the kernel log
 dmesg | grep -E '^ *(# |ok |not ok |KTAP|1\.\.)' | sed 's/^/IDLESIM-KUNIT /'
+# A stock capture (idlesim.stock=1) holds only the workload's interval, as
+# a user's capture would: drop what the events recorded during boot.
+grep -q 'idlesim\.stock=1' /proc/cmdline && echo > $T/trace
 /workload "$secs"
 # Keep every CPU busy so that no idle period (and no governor update)
 # happens between the end of the trace and the weights dump.
