@@ -6,4 +6,5 @@
 #include "idlesim/governor.h"
 #include "idlesim/metrics.h"
 #include "idlesim/sim.h"
+#include "idlesim/sweep.h"
 #endif

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Running a sweep: traces loaded once and shared read-only, one simulation
+ * per job, a pool of threads taking jobs in dispatch order.
+ *
+ * Results do not depend on the thread count or on scheduling: a job's
+ * metrics are a function of (point, trace, seed) only, because every
+ * simulation owns its state (one governor blob per simulated CPU) and its
+ * random streams are seeded from the job's seed, never from a shared
+ * generator.  Ordering the output is the caller's business (done() sees
+ * completion order).
+ */
+#include <stdatomic.h>
+#include <string.h>
+
+#include "idlesim/sweep.h"
+
+struct is_sweep_trace *is_sweep_trace_load(const char *path, const char *states,
+					   GError **error)
+{
+	g_autoptr(GMappedFile) mf = NULL;
+	g_autofree char *sum = NULL;
+	struct is_sweep_trace *t;
+	struct is_trace_reader *r;
+	GArray *recs;
+	struct is_record rec;
+	int n;
+
+	mf = g_mapped_file_new(path, FALSE, error);
+	if (!mf) {
+		g_prefix_error(error, "%s: ", path);
+		return NULL;
+	}
+	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
+					  (const guchar *)g_mapped_file_get_contents(mf),
+					  g_mapped_file_get_length(mf));
+	r = is_trace_open(path, error);
+	if (!r)
+		return NULL;
+	t = g_new0(struct is_sweep_trace, 1);
+	t->path = g_strdup(path);
+	g_strlcpy(t->sha256, sum, sizeof(t->sha256));
+	is_trace_header_init(&t->hdr);
+	is_trace_header_copy(&t->hdr, is_trace_reader_header(r));
+	t->table = is_states_open(states ? states : t->hdr.states, &t->disabled, error);
+	if (!t->table)
+		goto fail;
+	if (t->table->count != t->hdr.state_count) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "%s: header field 'states': the trace has %d states but table %s has %d",
+			    path, t->hdr.state_count, t->table->name, t->table->count);
+		goto fail;
+	}
+	recs = g_array_new(FALSE, FALSE, sizeof(struct is_record));
+	while ((n = is_trace_next(r, &rec, error)) > 0)
+		g_array_append_val(recs, rec);
+	t->n = recs->len;
+	t->recs = (struct is_record *)(void *)g_array_free(recs, n < 0);
+	if (n < 0)
+		goto fail;
+	is_trace_close(r);
+	return t;
+fail:
+	is_trace_close(r);
+	is_sweep_trace_free(t);
+	return NULL;
+}
+
+void is_sweep_trace_free(struct is_sweep_trace *t)
+{
+	if (!t)
+		return;
+	g_free(t->path);
+	is_trace_header_clear(&t->hdr);
+	is_states_free(t->table);
+	g_free(t->recs);
+	g_free(t);
+}
+
+uint64_t is_sweep_job_seed(int64_t seed, const struct is_sweep_trace *t)
+{
+	if (seed >= 0)
+		return (uint64_t)seed;
+	return t->hdr.has_seed ? t->hdr.seed : 1;
+}
+
+bool is_sweep_run_one(const struct is_sweep_trace *t, const struct is_governor *g,
+		      const struct is_params *p, enum is_sim_mode mode, uint64_t seed,
+		      struct is_metrics *out, GError **error)
+{
+	struct is_sim_config cfg = {
+		.states = t->table,
+		.gov = g,
+		.params = *p,
+		.cpus = t->hdr.cpus,
+		.hz = t->hdr.hz,
+		.mode = mode,
+		.seed = seed,
+		.disabled = t->disabled,
+	};
+	struct is_sim *s = is_sim_new(&cfg, error);
+
+	if (!s)
+		return false;
+	for (size_t i = 0; i < t->n; i++)
+		if (!is_sim_feed(s, &t->recs[i], error)) {
+			g_prefix_error(error, "%s: %s: ", t->path, g->name);
+			is_sim_free(s);
+			return false;
+		}
+	is_sim_total(s, out);
+	is_sim_free(s);
+	return true;
+}
+
+struct pool {
+	const struct is_sweep_exec *x;
+	atomic_uint_fast64_t next;
+	atomic_int stop;
+	GMutex lock;
+	GError *error;        /* the first one, under lock */
+};
+
+static gpointer worker(gpointer data)
+{
+	struct pool *pl = data;
+	const struct is_sweep_exec *x = pl->x;
+
+	for (;;) {
+		uint64_t k, job;
+		const struct is_sweep_trace *t;
+		struct is_params p;
+		struct is_metrics m;
+		GError *err = NULL;
+		uint64_t seed;
+		bool ok;
+
+		if (atomic_load(&pl->stop) || (x->cancel && *x->cancel))
+			break;
+		k = atomic_fetch_add(&pl->next, 1);
+		if (k >= x->njobs)
+			break;
+		job = x->jobs[k];
+		t = x->traces[job % (uint64_t)x->ntraces];
+		is_sweep_space_point(x->space, job / (uint64_t)x->ntraces, &p);
+		seed = is_sweep_job_seed(x->seed, t);
+		ok = is_sweep_run_one(t, x->space->gov, &p, x->mode, seed, &m, &err);
+		g_mutex_lock(&pl->lock);
+		if (ok && !atomic_load(&pl->stop))
+			ok = x->done(x->ctx, job, &p, t, seed, &m, &err);
+		if (!ok) {
+			atomic_store(&pl->stop, 1);
+			if (!pl->error)
+				pl->error = g_steal_pointer(&err);
+			g_clear_error(&err);
+		}
+		g_mutex_unlock(&pl->lock);
+	}
+	return NULL;
+}
+
+bool is_sweep_execute(const struct is_sweep_exec *x, GError **error)
+{
+	int n = x->threads > 0 ? x->threads : 1;
+	GThread **th;
+	struct pool pl;
+
+	if ((uint64_t)n > x->njobs)
+		n = x->njobs ? (int)x->njobs : 1;
+	pl.x = x;
+	atomic_init(&pl.next, 0);
+	atomic_init(&pl.stop, 0);
+	g_mutex_init(&pl.lock);
+	pl.error = NULL;
+	th = g_new(GThread *, n);
+	/* The calling thread is worker 0. */
+	for (int i = 1; i < n; i++)
+		th[i] = g_thread_new("sweep", worker, &pl);
+	worker(&pl);
+	for (int i = 1; i < n; i++)
+		g_thread_join(th[i]);
+	g_free(th);
+	g_mutex_clear(&pl.lock);
+	if (pl.error) {
+		g_propagate_error(error, pl.error);
+		return false;
+	}
+	return true;
+}

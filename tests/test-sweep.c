@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Sweep library: axes, point numbering, random samples, shards, pool. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "idlesim/idlesim.h"
+
+static const struct is_governor *wteo(void)
+{
+	const struct is_governor *g = is_governor_find("wteo");
+
+	assert_non_null(g);
+	return g;
+}
+
+static int pidx(const char *name)
+{
+	int i = is_params_index(wteo(), name);
+
+	assert_true(i >= 0);
+	return i;
+}
+
+static void test_axis_forms(void **state)
+{
+	static const struct {
+		const char *spec;
+		int n;
+		int64_t v[6];
+	} cases[] = {
+		{ "learning_rate=1:10:4", 3, { 1, 5, 9 } },
+		{ "learning_rate=5:5:1", 1, { 5 } },
+		{ "learning_rate=10:20:5", 3, { 10, 15, 20 } },
+		{ "learning_rate=7", 1, { 7 } },
+		{ "learning_rate=30,10,20", 3, { 30, 10, 20 } },
+		{ "pick=argmax,random", 2, { 1, 0 } },
+	};
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct is_sweep_space s;
+		GError *err = NULL;
+
+		is_sweep_space_init(&s, wteo());
+		assert_true(is_sweep_space_add_axis(&s, cases[c].spec, &err));
+		assert_int_equal(s.naxes, 1);
+		assert_int_equal(s.axes[0].n, cases[c].n);
+		for (int k = 0; k < cases[c].n; k++)
+			assert_int_equal(s.axes[0].values[k], cases[c].v[k]);
+		is_sweep_space_clear(&s);
+	}
+}
+
+static void test_axis_errors(void **state)
+{
+	static const struct {
+		const char *spec, *msg;
+	} cases[] = {
+		{ "nosuch=1:2:1", "no param 'nosuch'" },
+		{ "learning_rate=10:1:1", "inverted range" },
+		{ "learning_rate=1:10:0", "step must be > 0" },
+		{ "learning_rate=1:10:-2", "step must be > 0" },
+		{ "learning_rate=", "no values" },
+		{ "learning_rate", "no values" },
+		{ "learning_rate=1,,3", "empty value" },
+		{ "learning_rate=1,2,1", "listed twice" },
+		{ "learning_rate=1:x:1", "must be integers" },
+		{ "learning_rate=1:2", "FIRST:LAST:STEP" },
+		{ "learning_rate=-1:10:1", "out of range" },
+		{ "learning_rate=99999", "out of range" },
+		{ "pick=0:1:1", "takes names" },
+		{ "pick=random,best", "not one of" },
+	};
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct is_sweep_space s;
+		GError *err = NULL;
+
+		is_sweep_space_init(&s, wteo());
+		assert_false(is_sweep_space_add_axis(&s, cases[c].spec, &err));
+		assert_non_null(err);
+		if (!strstr(err->message, cases[c].msg))
+			fail_msg("%s: '%s' lacks '%s'", cases[c].spec, err->message, cases[c].msg);
+		assert_int_equal(s.naxes, 0);
+		g_error_free(err);
+		is_sweep_space_clear(&s);
+	}
+}
+
+static void test_axis_twice(void **state)
+{
+	struct is_sweep_space s;
+	GError *err = NULL;
+
+	(void)state;
+	is_sweep_space_init(&s, wteo());
+	assert_true(is_sweep_space_add_axis(&s, "learning_rate=1,2", &err));
+	assert_false(is_sweep_space_add_axis(&s, "learning_rate=3", &err));
+	assert_non_null(strstr(err->message, "has an axis already"));
+	g_error_free(err);
+	is_sweep_space_clear(&s);
+}
+
+/* Grid points: mixed radix, the last axis fastest, other params = base. */
+static void test_grid_order(void **state)
+{
+	struct is_sweep_space s;
+	struct is_params p;
+	GError *err = NULL;
+	uint64_t n;
+	int lr = pidx("learning_rate"), sw = pidx("init_self_weight");
+	static const int64_t want[6][2] = {
+		{ 10, 500 }, { 10, 600 }, { 20, 500 }, { 20, 600 }, { 30, 500 }, { 30, 600 },
+	};
+
+	(void)state;
+	is_sweep_space_init(&s, wteo());
+	assert_true(is_params_set(wteo(), &s.base, "pulse=512", &err));
+	assert_true(is_sweep_space_add_axis(&s, "learning_rate=10:30:10", &err));
+	assert_true(is_sweep_space_add_axis(&s, "init_self_weight=500,600", &err));
+	assert_true(is_sweep_space_size(&s, &n, &err));
+	assert_int_equal(n, 6);
+	for (uint64_t i = 0; i < n; i++) {
+		is_sweep_space_point(&s, i, &p);
+		assert_int_equal(p.v[lr], want[i][0]);
+		assert_int_equal(p.v[sw], want[i][1]);
+		assert_int_equal(p.v[pidx("pulse")], 512);
+		assert_int_equal(p.v[pidx("decay_shift")], wteo()->params[pidx("decay_shift")].def);
+	}
+	is_sweep_space_clear(&s);
+
+	/* No axis: one point, the base params. */
+	is_sweep_space_init(&s, wteo());
+	assert_true(is_sweep_space_size(&s, &n, &err));
+	assert_int_equal(n, 1);
+	is_sweep_space_clear(&s);
+}
+
+static void test_grid_overflow(void **state)
+{
+	struct is_sweep_space s;
+	GError *err = NULL;
+	uint64_t n = 77;
+
+	(void)state;
+	/* Sizes only: three axes of 2^31 - 1 values are 2^93 points. */
+	is_sweep_space_init(&s, wteo());
+	s.naxes = 2;
+	s.axes[0].n = s.axes[1].n = INT32_MAX;
+	assert_true(is_sweep_space_size(&s, &n, &err));
+	assert_int_equal(n, (uint64_t)INT32_MAX * INT32_MAX);
+	s.naxes = 3;
+	s.axes[2].n = INT32_MAX;
+	n = 77;
+	assert_false(is_sweep_space_size(&s, &n, &err));
+	assert_int_equal(n, 77);
+	assert_non_null(strstr(err->message, "2^64"));
+	g_error_free(err);
+	s.naxes = 0;
+}
+
+/* Random points: reproducible, order-free, on the axes' values. */
+static void test_random_points(void **state)
+{
+	struct is_sweep_space s, s2;
+	struct is_params p, q;
+	GError *err = NULL;
+	int lr = pidx("learning_rate"), sw = pidx("init_self_weight");
+	int same = 0, hits[5] = { 0 };
+
+	(void)state;
+	is_sweep_space_init(&s, wteo());
+	assert_true(is_sweep_space_add_axis(&s, "learning_rate=10:50:10", &err));
+	assert_true(is_sweep_space_add_axis(&s, "init_self_weight=400:900:1", &err));
+	s.random_n = 1000;
+	s.random_seed = 42;
+	s2 = s;
+	s2.random_seed = 43;
+	for (uint64_t i = 0; i < 1000; i++) {
+		is_sweep_space_point(&s, i, &p);
+		assert_true(p.v[lr] % 10 == 0 && p.v[lr] >= 10 && p.v[lr] <= 50);
+		assert_true(p.v[sw] >= 400 && p.v[sw] <= 900);
+		hits[p.v[lr] / 10 - 1]++;
+		is_sweep_space_point(&s, i, &q);
+		assert_memory_equal(&p, &q, sizeof(p));
+		is_sweep_space_point(&s2, i, &q);
+		same += p.v[lr] == q.v[lr] && p.v[sw] == q.v[sw];
+	}
+	/* Asking for point 999 first gives the same point. */
+	is_sweep_space_point(&s, 999, &q);
+	is_sweep_space_point(&s, 0, &p);
+	is_sweep_space_point(&s, 999, &p);
+	assert_memory_equal(&p, &q, sizeof(p));
+	/*
+	 * Each of the 5 rates has p = 1/5: expected 200 of 1000, sd = 12.6;
+	 * 5.5 sd either side is 130..270.
+	 */
+	for (int k = 0; k < 5; k++)
+		assert_true(hits[k] > 130 && hits[k] < 270);
+	/* Another seed is another sample: 1/(5*501) chance per point to agree. */
+	assert_true(same < 10);
+	is_sweep_space_clear(&s);
+}
+
+static void test_shards(void **state)
+{
+	uint32_t k, n;
+	GError *err = NULL;
+	const char *bad[] = { "0/3", "4/3", "3", "a/b", "1/0", "1/2/3", "" };
+
+	(void)state;
+	for (uint32_t shards = 1; shards <= 7; shards++)
+		for (uint64_t job = 0; job < 60; job++) {
+			int owners = 0;
+
+			for (uint32_t s = 1; s <= shards; s++)
+				owners += is_sweep_in_shard(job, s, shards);
+			assert_int_equal(owners, 1);
+		}
+	assert_true(is_sweep_shard_parse("2/5", &k, &n, &err));
+	assert_int_equal(k, 2);
+	assert_int_equal(n, 5);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		k = n = 99;
+		assert_false(is_sweep_shard_parse(bad[i], &k, &n, &err));
+		assert_int_equal(k, 99);
+		assert_int_equal(n, 99);
+		g_clear_error(&err);
+	}
+}
+
+/* The pool: the same metrics per job for any thread count. */
+struct collect {
+	struct is_metrics *m;
+	uint64_t calls;
+};
+
+static bool collect_done(void *ctx, uint64_t job, const struct is_params *p,
+			 const struct is_sweep_trace *t, uint64_t seed,
+			 const struct is_metrics *m, GError **error)
+{
+	struct collect *c = ctx;
+
+	(void)p, (void)t, (void)seed, (void)error;
+	c->m[job] = *m;
+	c->calls++;
+	return true;
+}
+
+static void test_pool_determinism(void **state)
+{
+	g_autofree char *path = g_build_filename(getenv("TRACES"), "basic.trace", NULL);
+	struct is_sweep_trace *t;
+	struct is_sweep_space s;
+	GError *err = NULL;
+	struct is_metrics *ref = NULL;
+	uint64_t jobs[12], n;
+
+	(void)state;
+	t = is_sweep_trace_load(path, NULL, &err);
+	if (!t)
+		fail_msg("%s", err->message);
+	assert_true(t->n > 1000);
+	is_sweep_space_init(&s, wteo());
+	assert_true(is_sweep_space_add_axis(&s, "learning_rate=20:240:20", &err));
+	assert_true(is_sweep_space_size(&s, &n, &err));
+	assert_int_equal(n, 12);
+	for (uint64_t i = 0; i < n; i++)
+		jobs[i] = i;
+	for (int threads = 1; threads <= 4; threads++) {
+		struct collect c = { .m = g_new0(struct is_metrics, n) };
+		struct is_sweep_trace *ts[] = { t };
+		struct is_sweep_exec x = {
+			.space = &s, .traces = ts, .ntraces = 1, .mode = IS_SIM_MODEL,
+			.seed = -1, .jobs = jobs, .njobs = n, .threads = threads,
+			.done = collect_done, .ctx = &c,
+		};
+
+		assert_true(is_sweep_execute(&x, &err));
+		assert_int_equal(c.calls, n);
+		if (!ref) {
+			ref = c.m;
+			continue;
+		}
+		assert_memory_equal(ref, c.m, n * sizeof(*ref));
+		g_free(c.m);
+	}
+	/* And equal to a job run on its own; different points differ. */
+	{
+		struct is_params p;
+		struct is_metrics m;
+
+		is_sweep_space_point(&s, 5, &p);
+		assert_true(is_sweep_run_one(t, s.gov, &p, IS_SIM_MODEL,
+					     is_sweep_job_seed(-1, t), &m, &err));
+		assert_memory_equal(&m, &ref[5], sizeof(m));
+		assert_true(memcmp(&ref[0], &ref[11], sizeof(m)) != 0);
+	}
+	g_free(ref);
+	is_sweep_space_clear(&s);
+	is_sweep_trace_free(t);
+}
+
+static bool fail_at_3(void *ctx, uint64_t job, const struct is_params *p,
+		      const struct is_sweep_trace *t, uint64_t seed,
+		      const struct is_metrics *m, GError **error)
+{
+	(void)ctx, (void)p, (void)t, (void)seed, (void)m;
+	if (job == 3) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "disk full at job 3");
+		return false;
+	}
+	return true;
+}
+
+static void test_pool_error(void **state)
+{
+	g_autofree char *path = g_build_filename(getenv("TRACES"), "basic.trace", NULL);
+	struct is_sweep_trace *t = is_sweep_trace_load(path, NULL, NULL);
+	struct is_sweep_trace *ts[] = { t };
+	struct is_sweep_space s;
+	GError *err = NULL;
+	uint64_t jobs[] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	struct is_sweep_exec x = {
+		.space = &s, .traces = ts, .ntraces = 1, .seed = 1, .jobs = jobs,
+		.njobs = 8, .threads = 2, .done = fail_at_3,
+	};
+
+	(void)state;
+	assert_non_null(t);
+	is_sweep_space_init(&s, wteo());
+	assert_true(is_sweep_space_add_axis(&s, "learning_rate=1:8:1", &err));
+	assert_false(is_sweep_execute(&x, &err));
+	assert_non_null(err);
+	assert_string_equal(err->message, "disk full at job 3");
+	g_error_free(err);
+	is_sweep_space_clear(&s);
+	is_sweep_trace_free(t);
+}
+
+static void test_trace_load_errors(void **state)
+{
+	GError *err = NULL;
+
+	(void)state;
+	assert_null(is_sweep_trace_load("/nonexistent/x.trace", NULL, &err));
+	assert_non_null(strstr(err->message, "/nonexistent/x.trace"));
+	g_clear_error(&err);
+	is_sweep_trace_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_axis_forms),
+		cmocka_unit_test(test_axis_errors),
+		cmocka_unit_test(test_axis_twice),
+		cmocka_unit_test(test_grid_order),
+		cmocka_unit_test(test_grid_overflow),
+		cmocka_unit_test(test_random_points),
+		cmocka_unit_test(test_shards),
+		cmocka_unit_test(test_pool_determinism),
+		cmocka_unit_test(test_pool_error),
+		cmocka_unit_test(test_trace_load_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
