@@ -15,6 +15,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_governors(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Parse options; prints errors and returns false with *code set. */
 bool cli_parse(GOptionContext *ctx, int *argc, char ***argv, int *code);
@@ -59,6 +61,9 @@ struct run_report {
 void report_json(FILE *f, const struct run_report *r);
 void report_csv(FILE *f, const struct run_report *r);
 void report_table(FILE *f, const struct run_report *r);
+/* Sums of the per-state above/below counters. */
+void cli_above_below(const struct is_metrics *m, const struct is_state_table *t,
+		     uint64_t *above, uint64_t *below);
 void print_states(FILE *f, const struct is_state_table *t, uint32_t disabled);
 
 #endif

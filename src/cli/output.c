@@ -28,8 +28,8 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void totals(const struct is_metrics *m, const struct is_state_table *t,
-		   uint64_t *above, uint64_t *below)
+void cli_above_below(const struct is_metrics *m, const struct is_state_table *t,
+		     uint64_t *above, uint64_t *below)
 {
 	*above = *below = 0;
 	for (int i = 0; i < t->count; i++) {
@@ -51,7 +51,7 @@ static void json_metrics(FILE *f, const struct is_metrics *m, const struct is_st
 	int64_t total_time = 0;
 
 	is_metrics_latency(m, t, &lat);
-	totals(m, t, &above, &below);
+	cli_above_below(m, t, &above, &below);
 	for (int i = 0; i < t->count; i++)
 		total_time += m->time_ns[i];
 	fprintf(f, "{\n%s  \"selections\": %" G_GUINT64_FORMAT ",\n", ind, m->selections);
@@ -176,7 +176,7 @@ void report_csv(FILE *f, const struct run_report *r)
 		uint64_t above, below;
 
 		is_metrics_latency(m, t, &l);
-		totals(m, t, &above, &below);
+		cli_above_below(m, t, &above, &below);
 		fprintf(f, "%s,\"%s\",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s", x->gov->name,
 			ps, x->seed, m->selections, fmt_f(pct(m->acc[IS_ACC_MID], m->selections), 4));
 		for (int k = 1; k < t->count; k++)
@@ -231,7 +231,7 @@ void report_table(FILE *f, const struct run_report *r)
 		uint64_t above, below;
 
 		is_metrics_latency(m, t, &l);
-		totals(m, t, &above, &below);
+		cli_above_below(m, t, &above, &below);
 		fprintf(f, "%-12s %10" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT " %9" G_GUINT64_FORMAT
 			" %12s %8s %8sns %8" G_GINT64_FORMAT "ns %8s %7s%%\n", r->res[g].gov->name,
 			m->selections, above, below, fmt_f(m->energy / 1e6, 3),

@@ -1,0 +1,45 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# Sweep benchmark: a 1,000-point LEARNING_RATE x initial-weight grid of wteo
+# and a 1,000-point PULSE x RESIDENCY_THRESHOLD_NS grid of teo-6.12
+# over a 1-million-period trace, at -j 1 and -j 2: points/s, idle periods/s,
+# the -j 2 speedup and the peak RSS.  Run by `meson test --benchmark`.
+set -eu
+: "${IDLESIM:?}"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+PERIODS=${PERIODS:-1000000}
+"$IDLESIM" bench -n "$PERIODS" -g oracle -r 1 --save "$T/t.bin" >/dev/null
+recs=$PERIODS
+run() {  # run NAME J GRID...
+	name=$1 j=$2
+	shift 2
+	s=$(date +%s.%N)
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f %M -o "$T/rss" "$IDLESIM" sweep -q -t "$T/t.bin" -j "$j" -o "$T/$name-$j.csv" "$@"
+		rss="$(( $(cat "$T/rss") / 1024 )) MiB"
+	else
+		"$IDLESIM" sweep -q -t "$T/t.bin" -j "$j" -o "$T/$name-$j.csv" "$@"
+		rss="? (install 'time')"
+	fi
+	e=$(date +%s.%N)
+	pts=$(($(wc -l < "$T/$name-$j.csv") - 1))
+	awk -v n="$name" -v j="$j" -v p="$pts" -v r="$recs" -v s="$s" -v e="$e" -v m="$rss" 'BEGIN {
+		t = e - s; printf "%-9s -j %d: %d points in %.1f s: %.1f points/s, %.2f M periods/s (%.2f M/s per thread), peak RSS %s\n",
+		n, j, p, t, p / t, p * r / t / 1e6, p * r / t / 1e6 / j, m }'
+	echo "$e $s" > "$T/time-$name-$j"
+}
+echo "trace: $PERIODS idle periods (basic workload, binary), $(nproc) CPUs"
+for g in wteo teo-6.12; do
+	case $g in
+	wteo) grid="--grid learning_rate=1:40:1 --grid init_self_weight=400:880:20" ;;
+	teo-6.12) grid="--grid pulse=64:2560:64 --grid residency_threshold_ns=0:24000:1000" ;;
+	esac
+	# shellcheck disable=SC2086
+	run $g 1 -g $g $grid
+	# shellcheck disable=SC2086
+	run $g 2 -g $g $grid
+	cmp -s "$T/$g-1.csv" "$T/$g-2.csv" || { echo "FAIL: -j 1 and -j 2 outputs differ"; exit 1; }
+	awk -v g="$g" '{ t[NR] = $1 - $2 } END { printf "%-9s -j 2 speedup over -j 1: %.2fx\n", g, t[1] / t[2] }' \
+		"$T/time-$g-1" "$T/time-$g-2"
+done

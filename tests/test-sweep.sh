@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# idlesim sweep / merge end to end: byte-identical output for any -j,
+# resume after a killed run, shards run by GNU parallel and merged equal the
+# unsharded result, merge refusing overlapping, incomplete or foreign
+# shards, and bad input refused with exit 2/1 and no result file.
+set -u
+: "${IDLESIM:?}" "${TRACES:?}"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# expect CODE PATTERN -- CMD...: exit code and a pattern in stderr+stdout
+expect() {
+	code=$1 pat=$2
+	shift 3
+	"$@" >"$T/out" 2>"$T/err"
+	rc=$?
+	if [ "$rc" != "$code" ]; then
+		bad "exit $rc, wanted $code: $*"; sed 's/^/  | /' "$T/err" | head -5; return
+	fi
+	cat "$T/out" "$T/err" | grep -qF -- "$pat" && ok ||
+		{ bad "no '$pat' from: $*"; sed 's/^/  | /' "$T/err" | head -5; }
+}
+
+B="$TRACES/basic.trace"
+S="$IDLESIM sweep -q -t $B -g wteo --grid learning_rate=20:200:20 --grid init_self_weight=500,614,700"
+
+# --- determinism across -j, both formats
+for f in csv jsonl; do
+	for j in 1 2 4; do
+		$S -f $f -j $j -o "$T/j$j.$f" || bad "sweep -j $j -f $f failed"
+	done
+	cmp -s "$T/j1.$f" "$T/j2.$f" && cmp -s "$T/j1.$f" "$T/j4.$f" && ok ||
+		bad "$f output differs between -j 1, 2 and 4"
+done
+[ "$(wc -l < "$T/j1.csv")" -eq 31 ] && ok || bad "30 points should give a header and 30 rows"
+[ "$(wc -l < "$T/j1.jsonl")" -eq 30 ] && ok || bad "30 points should give 30 JSON lines"
+[ ! -e "$T/j1.csv.partial" ] && ok || bad "the journal is left after a complete run"
+# Rows are in job order and carry the params of their point (last axis fastest).
+awk -F, 'NR > 1 && $2 != NR - 2 { exit 1 }' "$T/j1.csv" && ok || bad "rows not in job order"
+lr=$(head -1 "$T/j1.csv" | tr , '\n' | grep -nx learning_rate | cut -d: -f1)
+sw=$(head -1 "$T/j1.csv" | tr , '\n' | grep -nx init_self_weight | cut -d: -f1)
+[ "$(sed -n 7p "$T/j1.csv" | cut -d, -f"$lr,$sw")" = "40,700" ] && ok ||
+	bad "job 5 should be learning_rate=40 init_self_weight=700"
+# The same point twice (through --param and a one-value axis) gives the same metrics.
+$IDLESIM sweep -q -t "$B" -g wteo -p learning_rate=40 --grid init_self_weight=700 -o "$T/one.csv" -j 1
+[ "$(sed -n 2p "$T/one.csv" | cut -d, -f5-7)" = "$(sed -n 7p "$T/j1.csv" | cut -d, -f5-7)" ] && ok ||
+	bad "a point's metrics depend on the sweep it is in"
+# Several traces: job = point * ntraces + trace.
+$IDLESIM sweep -q -t "$B" -t "$TRACES/events.trace" -g teo-6.12 --grid pulse=256,1024 -o "$T/two.csv"
+[ "$(cut -d, -f2-4 "$T/two.csv" | tail -n +2 | tr '\n' ' ')" = "0,4,0 1,4,0 2,4,1 3,4,1 " ] && ok ||
+	bad "job numbering over two traces"
+# Random samples are reproducible and within the axes.
+$IDLESIM sweep -q -t "$B" -g wteo --grid learning_rate=1:1024:1 --random 8 --random-seed 5 -o "$T/r1.csv" -j 2
+$IDLESIM sweep -q -t "$B" -g wteo --grid learning_rate=1:1024:1 --random 8 --random-seed 5 -o "$T/r2.csv" -j 1
+cmp -s "$T/r1.csv" "$T/r2.csv" && ok || bad "--random is not reproducible"
+[ "$(tail -n +2 "$T/r1.csv" | wc -l)" -eq 8 ] && ok || bad "--random 8 should give 8 rows"
+# The summary ranks points and prints the Pareto front.
+expect 0 "Pareto front" -- $IDLESIM sweep -t "$B" -g wteo --grid learning_rate=50,100 -o "$T/s.csv" --objective energy=1,p99=1000
+
+# --plot: the data always, the figures with gnuplot (tools/install-deps installs it)
+$IDLESIM sweep -q -t "$B" -g wteo --grid learning_rate=20:100:20 --grid init_self_weight=500,700 -o "$T/pl.csv" --plot "$T/plots"
+[ "$(grep -vc '^#' "$T/plots/points.dat")" -eq 10 ] && [ -s "$T/plots/pareto.dat" ] && ok || bad "--plot data files"
+if command -v gnuplot >/dev/null; then
+	[ -s "$T/plots/pareto.png" ] && [ -s "$T/plots/heatmap.png" ] && ok || bad "--plot made no figures"
+else
+	bad "gnuplot is not installed (tools/install-deps installs gnuplot-nox)"
+fi
+
+# --- resume after a kill
+"$IDLESIM" bench -n 200000 -g oracle -r 1 --save "$T/big.bin" >/dev/null
+BIG="$IDLESIM sweep -q -t $T/big.bin -g wteo --grid learning_rate=10:400:10 -f jsonl"
+$BIG -j 2 -o "$T/ref.jsonl" || bad "uninterrupted big sweep failed"
+for sig in KILL INT; do
+	rm -f "$T/k.jsonl" "$T/k.jsonl.partial"
+	$BIG -j 2 -o "$T/k.jsonl" &
+	pid=$!
+	n=0
+	while [ "$n" -lt 5 ] && kill -0 $pid 2>/dev/null; do
+		n=$(cat "$T/k.jsonl.partial" 2>/dev/null | wc -l)
+	done
+	kill -$sig $pid 2>/dev/null
+	wait $pid
+	rc=$?
+	if [ -e "$T/k.jsonl" ]; then
+		bad "SIGKILL/INT came too late to test resume ($sig)"
+		continue
+	fi
+	[ "$rc" -ne 0 ] && ok || bad "a killed sweep exited 0"
+	done_rows=$(wc -l < "$T/k.jsonl.partial")
+	[ "$done_rows" -lt 40 ] && ok || bad "all rows were done before the $sig"
+	expect 1 "pass --resume" -- $BIG -j 2 -o "$T/k.jsonl"
+	$BIG -j 2 -o "$T/k.jsonl" --resume || bad "resume after SIG$sig failed"
+	cmp -s "$T/k.jsonl" "$T/ref.jsonl" && ok || bad "resumed output differs from the uninterrupted one ($sig)"
+	[ ! -e "$T/k.jsonl.partial" ] && ok || bad "journal left after the resume"
+done
+expect 0 "complete already" -- "$IDLESIM" sweep -t "$T/big.bin" -g wteo --grid learning_rate=10:400:10 -f jsonl -o "$T/k.jsonl" --resume
+# A torn last line (killed mid-write) is dropped and redone.
+head -c 20000 "$T/ref.jsonl" > "$T/torn.jsonl.partial"
+$BIG -o "$T/torn.jsonl" --resume -j 1 && cmp -s "$T/torn.jsonl" "$T/ref.jsonl" && ok ||
+	bad "resume from a journal with a torn line"
+# A journal of another sweep is refused, and kept.
+head -3 "$T/ref.jsonl" > "$T/other.jsonl.partial"
+expect 1 "different sweep" -- $IDLESIM sweep -q -t "$T/big.bin" -g wteo --grid learning_rate=10:300:10 -f jsonl -o "$T/other.jsonl" --resume
+[ -e "$T/other.jsonl.partial" ] && [ ! -e "$T/other.jsonl" ] && ok || bad "a refused resume touched the files"
+expect 1 "not a result of this sweep" -- $IDLESIM sweep -q -t "$B" -g wteo --grid learning_rate=20,30 -o "$T/j1.csv" --resume
+
+# --- shards with GNU parallel, merged = unsharded
+if command -v parallel >/dev/null; then
+	parallel --will-cite -j 2 "$S -j 1 --shard {}/3 -o $T/sh{}.csv" ::: 1 2 3 || bad "parallel shards failed"
+	"$IDLESIM" merge "$T/sh1.csv" "$T/sh2.csv" "$T/sh3.csv" -o "$T/merged.csv" &&
+		cmp -s "$T/merged.csv" "$T/j1.csv" && ok || bad "merged shards differ from the unsharded result"
+	"$IDLESIM" merge "$T/sh3.csv" "$T/sh1.csv" "$T/sh2.csv" -o "$T/merged2.csv" &&
+		cmp -s "$T/merged2.csv" "$T/j1.csv" && ok || bad "merge depends on the order of its arguments"
+	for k in 1 2 3 4 5; do $S -f jsonl --shard $k/5 -o "$T/js$k.jsonl"; done
+	"$IDLESIM" merge "$T"/js[1-5].jsonl -o "$T/mj.jsonl" && cmp -s "$T/mj.jsonl" "$T/j1.jsonl" && ok ||
+		bad "merged JSONL shards differ"
+	expect 1 "is in no shard" -- "$IDLESIM" merge "$T/sh1.csv" "$T/sh2.csv" -o "$T/m.csv"
+	cp "$T/sh1.csv" "$T/sh1copy.csv"
+	expect 1 "overlapping shards" -- "$IDLESIM" merge "$T/sh1.csv" "$T/sh1copy.csv" "$T/sh2.csv" "$T/sh3.csv" -o "$T/m.csv"
+	expect 1 "given twice" -- "$IDLESIM" merge "$T/sh1.csv" "$T/sh1.csv" -o "$T/m.csv"
+	$IDLESIM sweep -q -t "$B" -g wteo --grid learning_rate=20:200:20 --grid init_self_weight=500,614,701 --shard 2/3 -o "$T/foreign.csv"
+	expect 1 "different sweeps" -- "$IDLESIM" merge "$T/sh1.csv" "$T/foreign.csv" "$T/sh3.csv" -o "$T/m.csv"
+	head -c -30 "$T/sh3.csv" > "$T/sh3torn.csv"
+	expect 1 "not a whole sweep row" -- "$IDLESIM" merge "$T/sh1.csv" "$T/sh2.csv" "$T/sh3torn.csv" -o "$T/m.csv"
+	expect 1 "a JSON Lines file among CSV" -- "$IDLESIM" merge "$T/sh1.csv" "$T/js2.jsonl" -o "$T/m.csv"
+	[ ! -e "$T/m.csv" ] && ok || bad "a refused merge left an output file"
+else
+	bad "GNU parallel is not installed (tools/install-deps installs it)"
+fi
+
+# --- bad input: exit 2 for usage, 1 for runtime; never a result file
+expect 2 "no param 'nope'" -- "$IDLESIM" sweep -t "$B" -g wteo --grid nope=1:2:1 -o "$T/x.csv"
+expect 2 "inverted range" -- "$IDLESIM" sweep -t "$B" -g wteo --grid learning_rate=9:1:1 -o "$T/x.csv"
+expect 2 "step must be > 0" -- "$IDLESIM" sweep -t "$B" -g wteo --grid learning_rate=1:9:0 -o "$T/x.csv"
+expect 2 "no values" -- "$IDLESIM" sweep -t "$B" -g wteo --grid learning_rate= -o "$T/x.csv"
+expect 2 "out of range 0..1024" -- "$IDLESIM" sweep -t "$B" -g wteo --grid learning_rate=1000:2000:10 -o "$T/x.csv"
+expect 2 "more than --max-points 10" -- "$IDLESIM" sweep -t "$B" -g wteo --grid learning_rate=1:20:1 --max-points 10 -o "$T/x.csv"
+expect 2 "unknown governor" -- "$IDLESIM" sweep -t "$B" -g nope -o "$T/x.csv"
+expect 2 "--shard 4/3" -- "$IDLESIM" sweep -t "$B" -g wteo --shard 4/3 -o "$T/x.csv"
+expect 2 "unknown term" -- "$IDLESIM" sweep -t "$B" -g wteo --objective speed -o "$T/x.csv"
+expect 2 "not implemented yet" -- "$IDLESIM" sweep --workload schbench -g wteo -o "$T/x.csv"
+expect 1 "/nonexistent.trace" -- "$IDLESIM" sweep -t /nonexistent.trace -g wteo -o "$T/x.csv"
+[ ! -e "$T/x.csv" ] && [ ! -e "$T/x.csv.partial" ] && ok || bad "a refused sweep left a file"
+expect 2 "merge needs" -- "$IDLESIM" merge -o "$T/x.csv"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
