@@ -183,22 +183,6 @@ static void csv_field(GString *s, const char *v)
 	g_string_append_c(s, '"');
 }
 
-static void json_field(GString *s, const char *v)
-{
-	g_string_append_c(s, '"');
-	for (; *v; v++) {
-		unsigned char c = (unsigned char)*v;
-
-		if (c == '"' || c == '\\')
-			g_string_append_printf(s, "\\%c", c);
-		else if (c < 0x20)
-			g_string_append_printf(s, "\\u%04x", c);
-		else
-			g_string_append_c(s, (char)c);
-	}
-	g_string_append_c(s, '"');
-}
-
 static char *csv_header(const struct sweep *sw)
 {
 	const struct is_governor *g = sw->space.gov;
@@ -218,11 +202,6 @@ static char *csv_header(const struct sweep *sw)
 		g_string_append_printf(s, ",usage_s%d,time_ns_s%d", i, i);
 	g_string_append_c(s, '\n');
 	return g_string_free(s, FALSE);
-}
-
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
 static void format_row(struct sweep *sw, GString *s, uint64_t job, const struct is_params *p,
@@ -252,7 +231,7 @@ static void format_row(struct sweep *sw, GString *s, uint64_t job, const struct 
 				       sw->id, job, sw->jobs, job / (uint64_t)sw->ntraces,
 				       fmt_f(objective_value(&sw->obj, m, tb, &l), 4),
 				       fmt_f(m->energy, 1), l.p99_ns);
-	(js ? json_field : csv_field)(s, g->name);
+	(js ? cli_json_string : csv_field)(s, g->name);
 	if (js)
 		g_string_append(s, ", \"params\": {");
 	for (int i = 0; i < g->nparams; i++) {
@@ -261,7 +240,7 @@ static void format_row(struct sweep *sw, GString *s, uint64_t job, const struct 
 		if (js) {
 			g_string_append_printf(s, "%s\"%s\": ", i ? ", " : "", d->name);
 			if (d->choices)
-				json_field(s, d->choices[p->v[i]]);
+				cli_json_string(s, d->choices[p->v[i]]);
 			else
 				g_string_append(s, param_value(d, p->v[i]));
 		} else {
@@ -269,24 +248,24 @@ static void format_row(struct sweep *sw, GString *s, uint64_t job, const struct 
 		}
 	}
 	g_string_append(s, js ? "}, \"trace\": " : ",");
-	(js ? json_field : csv_field)(s, t->path);
+	(js ? cli_json_string : csv_field)(s, t->path);
 	if (js)
 		g_string_append_printf(s, ", \"trace_sha256\": \"%s\", \"seed\": %" G_GUINT64_FORMAT
 				       ", \"selections\": %" G_GUINT64_FORMAT ", \"correct_pct\": %s, \"us_pct\": [",
 				       t->sha256, seed, m->selections,
-				       fmt_f(pct(m->acc[IS_ACC_MID], m->selections), 4));
+				       fmt_f(cli_pct(m->acc[IS_ACC_MID], m->selections), 4));
 	else
 		g_string_append_printf(s, ",%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s",
 				       t->sha256, seed, m->selections,
-				       fmt_f(pct(m->acc[IS_ACC_MID], m->selections), 4));
+				       fmt_f(cli_pct(m->acc[IS_ACC_MID], m->selections), 4));
 	for (int k = 1; k < tb->count; k++)
 		g_string_append_printf(s, "%s%s", js && k == 1 ? "" : sep,
-				       fmt_f(pct(m->acc[IS_ACC_MID + k], m->selections), 4));
+				       fmt_f(cli_pct(m->acc[IS_ACC_MID + k], m->selections), 4));
 	if (js)
 		g_string_append(s, "], \"os_pct\": [");
 	for (int k = 1; k < tb->count; k++)
 		g_string_append_printf(s, "%s%s", js && k == 1 ? "" : sep,
-				       fmt_f(pct(m->acc[IS_ACC_MID - k], m->selections), 4));
+				       fmt_f(cli_pct(m->acc[IS_ACC_MID - k], m->selections), 4));
 	if (js)
 		g_string_append_printf(s, "], \"above\": %" G_GUINT64_FORMAT ", \"below\": %"
 				       G_GUINT64_FORMAT ", \"lat_mean_ns\": %s, \"lat_p50_ns\": %"

@@ -7,25 +7,33 @@
 
 #include "cli.h"
 
-static double pct(uint64_t n, uint64_t d)
+double cli_pct(uint64_t n, uint64_t d)
 {
 	return d ? 100.0 * (double)n / (double)d : 0.0;
 }
 
-static void json_str(FILE *f, const char *s)
+void cli_json_string(GString *out, const char *s)
 {
-	fputc('"', f);
+	g_string_append_c(out, '"');
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
+			g_string_append_printf(out, "\\%c", c);
 		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+			g_string_append_printf(out, "\\u%04x", c);
 		else
-			fputc(c, f);
+			g_string_append_c(out, (char)c);
 	}
-	fputc('"', f);
+	g_string_append_c(out, '"');
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	g_autoptr(GString) q = g_string_new(NULL);
+
+	cli_json_string(q, s);
+	fputs(q->str, f);
 }
 
 void cli_above_below(const struct is_metrics *m, const struct is_state_table *t,
@@ -56,14 +64,14 @@ static void json_metrics(FILE *f, const struct is_metrics *m, const struct is_st
 		total_time += m->time_ns[i];
 	fprintf(f, "{\n%s  \"selections\": %" G_GUINT64_FORMAT ",\n", ind, m->selections);
 	fprintf(f, "%s  \"accuracy\": {\"correct_pct\": %s, \"us_pct\": [", ind,
-		fmt_f(pct(m->acc[IS_ACC_MID], m->selections), 4));
+		fmt_f(cli_pct(m->acc[IS_ACC_MID], m->selections), 4));
 	for (int k = 1; k < t->count; k++)
 		fprintf(f, "%s%s", k > 1 ? ", " : "",
-			fmt_f(pct(m->acc[IS_ACC_MID + k], m->selections), 4));
+			fmt_f(cli_pct(m->acc[IS_ACC_MID + k], m->selections), 4));
 	fprintf(f, "], \"os_pct\": [");
 	for (int k = 1; k < t->count; k++)
 		fprintf(f, "%s%s", k > 1 ? ", " : "",
-			fmt_f(pct(m->acc[IS_ACC_MID - k], m->selections), 4));
+			fmt_f(cli_pct(m->acc[IS_ACC_MID - k], m->selections), 4));
 	fprintf(f, "], \"correct\": %" G_GUINT64_FORMAT ", \"us\": [", m->acc[IS_ACC_MID]);
 	for (int k = 1; k < t->count; k++)
 		fprintf(f, "%s%" G_GUINT64_FORMAT, k > 1 ? ", " : "", m->acc[IS_ACC_MID + k]);
@@ -178,11 +186,11 @@ void report_csv(FILE *f, const struct run_report *r)
 		is_metrics_latency(m, t, &l);
 		cli_above_below(m, t, &above, &below);
 		fprintf(f, "%s,\"%s\",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s", x->gov->name,
-			ps, x->seed, m->selections, fmt_f(pct(m->acc[IS_ACC_MID], m->selections), 4));
+			ps, x->seed, m->selections, fmt_f(cli_pct(m->acc[IS_ACC_MID], m->selections), 4));
 		for (int k = 1; k < t->count; k++)
-			fprintf(f, ",%s", fmt_f(pct(m->acc[IS_ACC_MID + k], m->selections), 4));
+			fprintf(f, ",%s", fmt_f(cli_pct(m->acc[IS_ACC_MID + k], m->selections), 4));
 		for (int k = 1; k < t->count; k++)
-			fprintf(f, ",%s", fmt_f(pct(m->acc[IS_ACC_MID - k], m->selections), 4));
+			fprintf(f, ",%s", fmt_f(cli_pct(m->acc[IS_ACC_MID - k], m->selections), 4));
 		fprintf(f, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,%s,%s,%" G_GINT64_FORMAT
 			",%" G_GINT64_FORMAT, above, below, fmt_f(m->energy, 1),
 			fmt_f(norm(m->energy, b->total.energy), 2), fmt_f(l.mean_ns, 2), l.p50_ns,
@@ -215,10 +223,10 @@ void report_table(FILE *f, const struct run_report *r)
 
 		fprintf(f, "%-12s", r->res[g].gov->name);
 		for (int k = t->count - 1; k >= 1; k--)
-			fprintf(f, " %7s", fmt_f(pct(m->acc[IS_ACC_MID + k], m->selections), 2));
-		fprintf(f, " %7s", fmt_f(pct(m->acc[IS_ACC_MID], m->selections), 2));
+			fprintf(f, " %7s", fmt_f(cli_pct(m->acc[IS_ACC_MID + k], m->selections), 2));
+		fprintf(f, " %7s", fmt_f(cli_pct(m->acc[IS_ACC_MID], m->selections), 2));
 		for (int k = 1; k < t->count; k++)
-			fprintf(f, " %7s", fmt_f(pct(m->acc[IS_ACC_MID - k], m->selections), 2));
+			fprintf(f, " %7s", fmt_f(cli_pct(m->acc[IS_ACC_MID - k], m->selections), 2));
 		fprintf(f, "\n");
 	}
 	fprintf(f, "\nSummary (normalised columns: %s = 100)\n", b->gov->name);
@@ -237,7 +245,7 @@ void report_table(FILE *f, const struct run_report *r)
 			m->selections, above, below, fmt_f(m->energy / 1e6, 3),
 			fmt_f(norm(m->energy, b->total.energy), 2), fmt_f(l.mean_ns, 1), l.p99_ns,
 			fmt_f(norm((double)l.p99_ns, (double)bl.p99_ns), 2),
-			fmt_f(pct(m->tick_stops, m->selections), 1));
+			fmt_f(cli_pct(m->tick_stops, m->selections), 1));
 	}
 	fprintf(f, "(energy in active-ms: milliseconds of busy-core power; latency = exit latency "
 		   "paid on irq/IPI wakeups)\n\nResidency per state (%% of idle time)\n%-12s",
