@@ -35,7 +35,7 @@ $1"; shift; done
 expect 0 "idlesim 0." -- "$IDLESIM" --version
 expect 2 "Usage" -- "$IDLESIM"
 expect 2 "unknown command" -- "$IDLESIM" frobnicate
-for c in states governors run replay import convert bench; do
+for c in states governors run replay import convert bench sweep merge; do
 	expect 0 "Usage:" -- "$IDLESIM" $c --help
 done
 
