@@ -111,6 +111,15 @@ struct is_governor {
 const struct is_governor *const *is_governors(void);
 const struct is_governor *is_governor_find(const char *name);
 
+/*
+ * The same on any param list (governors, workloads); @kind and @owner name
+ * the list's owner in messages ("governor wteo", "workload schbench").
+ */
+void is_params_defaults_of(const struct is_param_desc *d, int n, struct is_params *p);
+int is_params_index_of(const struct is_param_desc *d, int n, const char *name);
+bool is_params_set_of(const char *kind, const char *owner, const struct is_param_desc *d,
+		      int n, struct is_params *p, const char *kv, GError **error);
+
 /* Fill @p with the defaults. */
 void is_params_defaults(const struct is_governor *g, struct is_params *p);
 /*

@@ -4,28 +4,38 @@
 
 #include "idlesim/governor.h"
 
-void is_params_defaults(const struct is_governor *g, struct is_params *p)
+void is_params_defaults_of(const struct is_param_desc *d, int n, struct is_params *p)
 {
 	memset(p, 0, sizeof(*p));
-	for (int i = 0; i < g->nparams; i++)
-		p->v[i] = g->params[i].def;
+	for (int i = 0; i < n; i++)
+		p->v[i] = d[i].def;
 }
 
-int is_params_index(const struct is_governor *g, const char *name)
+void is_params_defaults(const struct is_governor *g, struct is_params *p)
 {
-	for (int i = 0; i < g->nparams; i++)
-		if (strcmp(g->params[i].name, name) == 0)
+	is_params_defaults_of(g->params, g->nparams, p);
+}
+
+int is_params_index_of(const struct is_param_desc *d, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(d[i].name, name) == 0)
 			return i;
 	return -1;
 }
 
-static char *param_names(const struct is_governor *g)
+int is_params_index(const struct is_governor *g, const char *name)
+{
+	return is_params_index_of(g->params, g->nparams, name);
+}
+
+static char *param_names(const struct is_param_desc *d, int n)
 {
 	GString *s = g_string_new(NULL);
 
-	for (int i = 0; i < g->nparams; i++)
-		g_string_append_printf(s, "%s%s", i ? ", " : "", g->params[i].name);
-	if (!g->nparams)
+	for (int i = 0; i < n; i++)
+		g_string_append_printf(s, "%s%s", i ? ", " : "", d[i].name);
+	if (!n)
 		g_string_append(s, "none");
 	return g_string_free(s, FALSE);
 }
@@ -44,8 +54,9 @@ static char *param_range(const struct is_param_desc *d)
 	return g_string_free(s, FALSE);
 }
 
-bool is_params_set(const struct is_governor *g, struct is_params *p,
-		   const char *kv, GError **error)
+bool is_params_set_of(const char *kind, const char *owner,
+		      const struct is_param_desc *descs, int nd,
+		      struct is_params *p, const char *kv, GError **error)
 {
 	const char *eq = strchr(kv, '=');
 	g_autofree char *key = eq ? g_strndup(kv, (gsize)(eq - kv)) : g_strdup(kv);
@@ -53,20 +64,20 @@ bool is_params_set(const struct is_governor *g, struct is_params *p,
 	gint64 v = 0;
 	int i;
 
-	i = is_params_index(g, key);
+	i = is_params_index_of(descs, nd, key);
 	if (i < 0) {
-		g_autofree char *names = param_names(g);
+		g_autofree char *names = param_names(descs, nd);
 
 		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-			    "governor %s has no param '%s' (params: %s)", g->name, key, names);
+			    "%s %s has no param '%s' (params: %s)", kind, owner, key, names);
 		return false;
 	}
-	d = &g->params[i];
+	d = &descs[i];
 	if (!eq || !eq[1]) {
 		g_autofree char *range = param_range(d);
 
 		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-			    "param '%s' of %s needs a value (%s)", key, g->name, range);
+			    "param '%s' of %s needs a value (%s)", key, owner, range);
 		return false;
 	}
 	if (d->choices) {
@@ -81,7 +92,7 @@ bool is_params_set(const struct is_governor *g, struct is_params *p,
 			g_autofree char *range = param_range(d);
 
 			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-				    "param '%s' of %s: '%s' is not one of %s", key, g->name,
+				    "param '%s' of %s: '%s' is not one of %s", key, owner,
 				    eq + 1, range);
 			return false;
 		}
@@ -90,12 +101,18 @@ bool is_params_set(const struct is_governor *g, struct is_params *p,
 		g_autofree char *range = param_range(d);
 
 		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-			    "param '%s' of %s: '%s' is out of range %s", key, g->name, eq + 1,
+			    "param '%s' of %s: '%s' is out of range %s", key, owner, eq + 1,
 			    range);
 		return false;
 	}
 	p->v[i] = v;
 	return true;
+}
+
+bool is_params_set(const struct is_governor *g, struct is_params *p,
+		   const char *kv, GError **error)
+{
+	return is_params_set_of("governor", g->name, g->params, g->nparams, p, kv, error);
 }
 
 char *is_params_format(const struct is_governor *g, const struct is_params *p)
