@@ -35,7 +35,7 @@ $1"; shift; done
 expect 0 "idlesim 0." -- "$IDLESIM" --version
 expect 2 "Usage" -- "$IDLESIM"
 expect 2 "unknown command" -- "$IDLESIM" frobnicate
-for c in states governors run replay import convert bench sweep merge; do
+for c in states governors run replay import convert bench sweep merge synth; do
 	expect 0 "Usage:" -- "$IDLESIM" $c --help
 done
 
@@ -140,6 +140,35 @@ expect 1 "lost.txt:9: field 'events'" "lost events" -- "$IDLESIM" import --forma
 sed 's/state=4 stop_tick/state=9 stop_tick/' "$TESTDATA/cpuidle-events.txt" > "$T/bad9.txt"
 expect 1 "bad9.txt:12: field 'state'" "outside the state table" -- "$IDLESIM" import --format cpuidle-events "$T/bad9.txt" -o "$T/bad9.trace"
 expect 2 "--format" -- "$IDLESIM" import "$TESTDATA/cpuidle-events.txt" -o "$T/x.trace"
+
+# --- synth and run --workload
+expect 0 "schbench" "ebizzy-sleep" "pgbench" "hackbench" "mixed" "idle:" "threads=2 (1..4096)" "approximates" "leaves out" -- "$IDLESIM" synth --list
+expect 0 "3000 idle periods on 3 CPUs, workload schbench, seed 5" -- "$IDLESIM" synth -w schbench --wparam threads=8 --cpus 3 --wseed 5 --periods 3000 -o "$T/s1.trace"
+"$IDLESIM" synth -w schbench --wparam threads=8 --cpus 3 --wseed 5 --periods 3000 -o "$T/s2.trace" 2>/dev/null
+cmp -s "$T/s1.trace" "$T/s2.trace" && ok || bad "synth: same seed, different bytes"
+grep -q '^seed 5$' "$T/s1.trace" && grep -q '^source idlesim synth --workload schbench threads=8' "$T/s1.trace" && ok ||
+	bad "synth: the header lacks the seed or the params"
+"$IDLESIM" synth -w schbench --wparam threads=8 --cpus 3 --wseed 6 --periods 3000 -o "$T/s3.trace" 2>/dev/null
+! cmp -s "$T/s1.trace" "$T/s3.trace" && ok || bad "synth: another seed, same bytes"
+expect 0 "replayed" -- sh -c "'$IDLESIM' run -t '$T/s1.trace' -g oracle >/dev/null && echo replayed"
+"$IDLESIM" synth -w mixed --duration 200ms -o "$T/d.bin" 2>/dev/null
+"$IDLESIM" convert "$T/d.bin" -o "$T/d.txt" --to text
+[ "$(awk '$1 == "I" { t = $3 } END { print (t < 200000000) }' "$T/d.txt")" = 1 ] && ok || bad "synth --duration overran"
+expect 2 "unknown scenario 'nope'" -- "$IDLESIM" synth -w nope --periods 10 -o "$T/x.trace"
+expect 2 "workload schbench has no param 'nope'" -- "$IDLESIM" synth -w schbench --wparam nope=1 --periods 10 -o "$T/x.trace"
+expect 2 "out of range 1..4096" -- "$IDLESIM" synth -w schbench --wparam threads=0 --periods 10 -o "$T/x.trace"
+expect 2 "exactly one of --periods" -- "$IDLESIM" synth -w idle --periods 10 --duration 1s -o "$T/x.trace"
+expect 2 "exactly one of --periods" -- "$IDLESIM" synth -w idle -o "$T/x.trace"
+expect 2 "--duration 5parsecs" -- "$IDLESIM" synth -w idle --duration 5parsecs -o "$T/x.trace"
+expect 2 "needs --workload" -- "$IDLESIM" synth --periods 10
+[ ! -e "$T/x.trace" ] && ok || bad "a refused synth left a file"
+# Closed loop: each governor runs its own copy; the oracle is 100% correct.
+expect 0 "mode model" "Correct" -- "$IDLESIM" run -w pgbench --periods 5000 -g oracle,teo-6.12
+"$IDLESIM" run -w pgbench --periods 5000 -g oracle,teo-6.12,menu-6.12 -f csv > "$T/cl.csv"
+awk -F, 'NR == 2 && $5 != "100.0000" { exit 1 }' "$T/cl.csv" && ok || bad "run --workload: oracle not 100% correct"
+[ "$(wc -l < "$T/cl.csv")" -eq 4 ] && ok || bad "run --workload: one row per governor"
+expect 2 "needs --trace FILE or --workload NAME" -- "$IDLESIM" run -w idle -t "$TRACES/basic.trace" -g oracle --periods 10
+expect 2 "model mode only" -- "$IDLESIM" run -w idle -g oracle --periods 10 --mode exact
 
 # --- bench (tiny, checks it works; the speed figure is a benchmark)
 expect 0 "oracle" "M periods/s" -- "$IDLESIM" bench --periods 20000

@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Synthetic workloads.  For now one open-loop generator, "basic", used for
- * the bundled sample traces and the replay benchmark: per CPU, one-shot
- * timers re-armed after each burst of work (lognormal sleep), Poisson
- * device interrupts and Poisson IPIs, exponential busy periods.
+ * Synthetic workloads.
+ *
+ * "basic" is the fixed open-loop generator behind the bundled sample traces
+ * and the replay benchmark (per CPU: one-shot timers re-armed after each
+ * burst of work, Poisson interrupts and IPIs, exponential busy periods).
+ *
+ * The named scenarios (is_workloads(): idle, ebizzy-sleep, schbench,
+ * pgbench, hackbench, mixed) are built from the blocks of struct
+ * is_synth_blocks and run closed-loop: see src/synth/workload.c for which
+ * quantities are drawn and which follow the governor's choices.
  */
 #ifndef IDLESIM_SYNTH_H
 #define IDLESIM_SYNTH_H
 
 #include <stdint.h>
+#include <gsl/gsl_rng.h>
+#include "idlesim/governor.h"
 #include "idlesim/sim.h"
 
 struct is_basic_params {
@@ -32,5 +40,85 @@ void is_basic_free(struct is_basic_gen *g);
 /* Next record in time order over all CPUs (always 1). */
 int is_basic_next(struct is_basic_gen *g, struct is_record *rec);
 void is_source_from_basic(struct is_source *src, struct is_basic_gen *g);
+
+/* ---- named scenarios -------------------------------------------------- */
+
+enum is_dist_kind {
+	IS_DIST_NONE = 0,
+	IS_DIST_FIXED,      /* a */
+	IS_DIST_EXP,        /* mean a */
+	IS_DIST_LOGNORMAL,  /* median a, sigma b */
+	IS_DIST_PARETO,     /* scale (minimum) a, shape b */
+	IS_DIST_UNIFORM,    /* [a, b) */
+};
+
+/* A duration distribution in ns; draws are clamped to [0, 5 s]. */
+struct is_dist {
+	enum is_dist_kind kind;
+	double a, b;
+};
+
+double is_dist_draw(const struct is_dist *d, gsl_rng *r);
+
+/* What ended an idle period, as the one-shot arming rule sees it. */
+enum is_synth_src {
+	IS_SRC_PERIODIC = 0,
+	IS_SRC_ONESHOT,
+	IS_SRC_MODULATED,
+	IS_SRC_IPI,
+};
+
+/* One CPU's wakeup sources (all times in ns; 0 / IS_DIST_NONE = absent). */
+struct is_synth_blocks {
+	double period_ns, jitter_ns;      /* periodic timer, uniform +-jitter */
+	int64_t timer_busy_ns;            /* work after it (else busy) */
+	struct is_dist sleep;             /* one-shot wait ... */
+	enum is_cause sleep_cause;        /* ... ended by a timer or an irq */
+	uint32_t arm_after;               /* bits 1 << IS_SRC_*: arm it after these */
+	double irq_on_hz, irq_off_hz;     /* modulated Poisson arrivals ... */
+	double on_mean_ns, off_mean_ns;   /* ... sojourns (0: always "on") */
+	enum is_cause mod_cause;          /* ... delivered as irq or IPI */
+	double nowork_share;              /* irqs that wake no task */
+	struct is_dist ipi_gap;           /* IPIs: inter-arrival gaps ... */
+	int64_t ipi_busy_ns;              /* ... work after one (else busy) */
+	bool ipi_nowork;                  /* ... handled in irq context only */
+	struct is_dist busy;              /* work after each wakeup */
+	int64_t phase_ns;                 /* from then on, sleeps, IPI gaps ... */
+	double phase_scale_pct;           /* ... and the period are scaled */
+};
+
+struct is_workload {
+	const char *name;
+	const char *description;
+	const char *approximates;  /* the real behaviour it models */
+	const char *leaves_out;    /* what it does not */
+	const struct is_param_desc *params;
+	int nparams;
+	/* Fills CPU @cpu's blocks; must not depend on the CPU count. */
+	void (*build)(const struct is_params *p, int cpu, struct is_synth_blocks *b);
+};
+
+const struct is_workload *const *is_workloads(void);
+const struct is_workload *is_workload_find(const char *name);
+
+struct is_synth_config {
+	const struct is_workload *w;
+	struct is_params params;
+	int cpus;
+	int hz;
+	uint64_t seed;
+	int64_t latency_req_ns;   /* PM QoS limit in every record */
+};
+
+struct is_synth;
+struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error);
+void is_synth_free(struct is_synth *g);
+/* Next record in time order over all CPUs (always 1). */
+int is_synth_next(struct is_synth *g, struct is_record *rec);
+/* The CPU of the last record resumed work at @resume_ns (closed loop). */
+void is_synth_feedback(struct is_synth *g, int cpu, int64_t resume_ns);
+uint64_t is_synth_records(const struct is_synth *g);
+/* As a simulation source, with feedback: closed loop. */
+void is_source_from_synth(struct is_source *src, struct is_synth *g);
 
 #endif

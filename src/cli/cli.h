@@ -16,6 +16,7 @@ int cmd_governors(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
+int cmd_synth(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 
 /* Parse options; prints errors and returns false with *code set. */
@@ -69,5 +70,29 @@ void cli_json_string(GString *out, const char *s);
 void cli_above_below(const struct is_metrics *m, const struct is_state_table *t,
 		     uint64_t *above, uint64_t *below);
 void print_states(FILE *f, const struct is_state_table *t, uint32_t disabled);
+
+/* Synthetic workload options, shared by synth and run. */
+struct is_synth_config;
+struct is_synth;
+struct cli_workload {
+	char *name;
+	char **params;
+	int cpus, hz;
+	gint64 seed, periods, latency_us;
+	char *duration;
+	int64_t until_ns;
+};
+GOptionGroup *cli_workload_options(struct cli_workload *w);
+bool cli_workload_config(struct cli_workload *w, struct is_synth_config *cfg, int *code);
+void cli_workload_header(const struct cli_workload *w, const struct is_synth_config *cfg,
+			 const struct is_state_table *t, struct is_trace_header *h);
+bool cli_parse_duration(const char *s, int64_t *ns);
+/* A generator as a source that stops at --periods or --duration. */
+struct cli_limited {
+	struct is_synth *g;
+	const struct cli_workload *w;
+	uint64_t n;
+};
+void cli_limited_source(struct cli_limited *l, struct is_source *src);
 
 #endif

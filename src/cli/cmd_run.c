@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "idlesim/synth.h"
 
 static bool apply_params(struct gov_result *res, int ngov, char **kvs, int *code)
 {
@@ -63,6 +64,9 @@ int cmd_run(int argc, char **argv)
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("- replay a trace through governors");
+	struct cli_workload wl = { 0 };
+	struct is_synth_config scfg = { 0 };
+	struct is_trace_header wh;
 	GError *err = NULL;
 	struct is_trace_reader *r = NULL;
 	struct is_state_table *table = NULL;
@@ -74,28 +78,41 @@ int cmd_run(int argc, char **argv)
 	uint32_t disabled = 0;
 	int code = EXIT_RUNTIME, ngov, n;
 
+	is_trace_header_init(&wh);
 	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_add_group(ctx, cli_workload_options(&wl));
+	g_option_context_set_description(ctx,
+		"With --workload instead of --trace, each governor runs the scenario\n"
+		"closed-loop: its exit latencies and retained ticks move the work.");
 	if (!cli_parse(ctx, &argc, &argv, &code))
-		return code;
+		goto out;
+	code = EXIT_USAGE;
 	if (argc > 1) {
 		cli_error("unexpected argument '%s'", argv[1]);
-		return EXIT_USAGE;
+		goto out;
 	}
-	if (!trace || !govs) {
-		cli_error("run needs --trace FILE and --governor NAME (see --help)");
-		return EXIT_USAGE;
+	if (!!trace == !!wl.name || !govs) {
+		cli_error("run needs --trace FILE or --workload NAME, and --governor NAME (see --help)");
+		goto out;
 	}
+	if (wl.name && mode && strcmp(mode, "model") != 0) {
+		cli_error("--workload runs in model mode only (there are no recorded inputs)");
+		goto out;
+	}
+	if (wl.name && !cli_workload_config(&wl, &scfg, &code))
+		goto out;
+	code = EXIT_USAGE;
 	if (format && strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json")) {
 		cli_error("--format must be table, csv or json, not '%s'", format);
-		return EXIT_USAGE;
+		goto out;
 	}
 	if (mode && strcmp(mode, "model") && strcmp(mode, "exact")) {
 		cli_error("--mode must be model or exact, not '%s'", mode);
-		return EXIT_USAGE;
+		goto out;
 	}
 	if (seed < -1) {
 		cli_error("--seed must be >= 0");
-		return EXIT_USAGE;
+		goto out;
 	}
 	names = g_strsplit(govs, ",", -1);
 	ngov = (int)g_strv_length(names);
@@ -125,14 +142,23 @@ int cmd_run(int argc, char **argv)
 	}
 	if (!apply_params(res, ngov, params, &code))
 		goto out;
+	code = EXIT_RUNTIME;
 
-	r = is_trace_open(trace, &err);
-	if (!r)
-		goto fail;
-	h = is_trace_reader_header(r);
-	table = is_states_open(states ? states : h->states, &disabled, &err);
-	if (!table)
-		goto fail;
+	if (wl.name) {
+		table = is_states_open(states ? states : "power9", &disabled, &err);
+		if (!table)
+			goto fail;
+		cli_workload_header(&wl, &scfg, table, &wh);
+		h = &wh;
+	} else {
+		r = is_trace_open(trace, &err);
+		if (!r)
+			goto fail;
+		h = is_trace_reader_header(r);
+		table = is_states_open(states ? states : h->states, &disabled, &err);
+		if (!table)
+			goto fail;
+	}
 	if (table->count != h->state_count) {
 		cli_error("%s: header field 'states': the trace has %d states but table %s has %d",
 			  trace, h->state_count, table->name, table->count);
@@ -155,21 +181,42 @@ int cmd_run(int argc, char **argv)
 		if (!res[i].sim)
 			goto fail;
 	}
-	/* One pass over the trace feeds every governor: memory is O(CPUs). */
-	while ((n = is_trace_next(r, &rec, &err)) > 0)
-		for (int i = 0; i < ngov; i++)
-			if (!is_sim_feed(res[i].sim, &rec, &err)) {
-				g_prefix_error(&err, "%s: %s: ", trace, res[i].gov->name);
+	if (wl.name) {
+		/* Closed loop: each governor drives its own copy of the scenario. */
+		for (int i = 0; i < ngov; i++) {
+			struct cli_limited lim = { .w = &wl };
+			struct is_source src;
+			bool ok;
+
+			lim.g = is_synth_new(&scfg, &err);
+			if (!lim.g)
+				goto fail;
+			cli_limited_source(&lim, &src);
+			ok = is_sim_run(res[i].sim, &src, &err);
+			rep.records = lim.n;
+			is_synth_free(lim.g);
+			if (!ok) {
+				g_prefix_error(&err, "workload %s: %s: ", wl.name, res[i].gov->name);
 				goto fail;
 			}
-	if (n < 0)
-		goto fail;
+		}
+	} else {
+		/* One pass over the trace feeds every governor: memory is O(CPUs). */
+		while ((n = is_trace_next(r, &rec, &err)) > 0)
+			for (int i = 0; i < ngov; i++)
+				if (!is_sim_feed(res[i].sim, &rec, &err)) {
+					g_prefix_error(&err, "%s: %s: ", trace, res[i].gov->name);
+					goto fail;
+				}
+		if (n < 0)
+			goto fail;
+		rep.records = is_trace_reader_count(r);
+	}
 	for (int i = 0; i < ngov; i++)
 		is_sim_total(res[i].sim, &res[i].total);
 
-	rep.trace_path = trace;
+	rep.trace_path = trace ? trace : wh.source;
 	rep.hdr = h;
-	rep.records = is_trace_reader_count(r);
 	rep.states = table;
 	rep.mode = mode ? mode : "model";
 	rep.ngov = ngov;
@@ -195,5 +242,9 @@ out:
 	g_free(res);
 	is_states_free(table);
 	is_trace_close(r);
+	is_trace_header_clear(&wh);
+	g_free(wl.name);
+	g_strfreev(wl.params);
+	g_free(wl.duration);
 	return code;
 }

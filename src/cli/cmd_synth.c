@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * idlesim synth: write a synthetic scenario as a native trace (an
+ * open-loop rendering: work starts at each wakeup), or list the scenarios.
+ * The workload options are shared with `run --workload`, which runs the
+ * same scenario closed-loop against each governor.
+ */
+#include <string.h>
+
+#include "cli.h"
+#include "idlesim/synth.h"
+
+bool cli_parse_duration(const char *s, int64_t *ns)
+{
+	static const struct { const char *suffix; int64_t mul; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 }, { "s", 1000000000 },
+	};
+	char *end;
+	double v;
+
+	v = g_ascii_strtod(s, &end);
+	if (end == s || !(v > 0))
+		return false;
+	if (!*end) {
+		*ns = (int64_t)v;
+		return true;
+	}
+	for (size_t i = 0; i < G_N_ELEMENTS(units); i++)
+		if (strcmp(end, units[i].suffix) == 0) {
+			if (v * (double)units[i].mul > 9.2e18)
+				return false;
+			*ns = (int64_t)(v * (double)units[i].mul);
+			return true;
+		}
+	return false;
+}
+
+GOptionGroup *cli_workload_options(struct cli_workload *w)
+{
+	GOptionEntry entries[] = {
+		{ "workload", 'w', 0, G_OPTION_ARG_STRING, &w->name, "a synthetic scenario (see idlesim synth --list)", "NAME" },
+		{ "wparam", 0, 0, G_OPTION_ARG_STRING_ARRAY, &w->params, "a scenario param: key=value", "KV" },
+		{ "cpus", 0, 0, G_OPTION_ARG_INT, &w->cpus, "CPUs to generate (default 2)", "N" },
+		{ "wseed", 0, 0, G_OPTION_ARG_INT64, &w->seed, "seed of the scenario's streams (default 1)", "S" },
+		{ "periods", 'n', 0, G_OPTION_ARG_INT64, &w->periods, "stop after N idle periods", "N" },
+		{ "duration", 0, 0, G_OPTION_ARG_STRING, &w->duration, "stop at this time (e.g. 10s, 500ms)", "T" },
+		{ "hz", 0, 0, G_OPTION_ARG_INT, &w->hz, "CONFIG_HZ (default 100, as powernv kernels)", "N" },
+		{ "latency-us", 0, 0, G_OPTION_ARG_INT64, &w->latency_us, "PM QoS CPU latency limit (default none)", "N" },
+		G_OPTION_ENTRY_NULL
+	};
+	GOptionGroup *g = g_option_group_new("workload", "Synthetic workload options",
+					     "Show the synthetic workload options", NULL, NULL);
+
+	w->cpus = 2;
+	w->seed = 1;
+	w->hz = 100;
+	w->latency_us = -1;
+	g_option_group_add_entries(g, entries);
+	return g;
+}
+
+bool cli_workload_config(struct cli_workload *w, struct is_synth_config *cfg, int *code)
+{
+	GError *err = NULL;
+
+	*code = EXIT_USAGE;
+	cfg->w = is_workload_find(w->name);
+	if (!cfg->w) {
+		cli_error("--workload: unknown scenario '%s' (see idlesim synth --list)", w->name);
+		return false;
+	}
+	if (w->cpus < 1 || w->cpus > IS_TRACE_MAX_CPUS) {
+		cli_error("--cpus must be 1..%d", IS_TRACE_MAX_CPUS);
+		return false;
+	}
+	if (w->hz < 1 || w->hz > 10000 || w->seed < 0) {
+		cli_error("--hz must be 1..10000 and --wseed >= 0");
+		return false;
+	}
+	if ((w->periods > 0) == (w->duration != NULL) || w->periods < 0) {
+		cli_error("give exactly one of --periods N (N > 0) and --duration T");
+		return false;
+	}
+	w->until_ns = 0;
+	if (w->duration && !cli_parse_duration(w->duration, &w->until_ns)) {
+		cli_error("--duration %s: expected a positive time like 10s, 500ms, 200us or 1000ns",
+			  w->duration);
+		return false;
+	}
+	is_params_defaults_of(cfg->w->params, cfg->w->nparams, &cfg->params);
+	for (int i = 0; w->params && w->params[i]; i++)
+		if (!is_params_set_of("workload", cfg->w->name, cfg->w->params, cfg->w->nparams,
+				      &cfg->params, w->params[i], &err)) {
+			cli_error("--wparam %s: %s", w->params[i], err->message);
+			g_error_free(err);
+			return false;
+		}
+	cfg->cpus = w->cpus;
+	cfg->hz = w->hz;
+	cfg->seed = (uint64_t)w->seed;
+	cfg->latency_req_ns = w->latency_us >= 0 ? w->latency_us * 1000 : 2147483647000LL;
+	return true;
+}
+
+/* "idlesim synth --workload NAME k=v ...": how the records were made. */
+void cli_workload_header(const struct cli_workload *w, const struct is_synth_config *cfg,
+			 const struct is_state_table *t, struct is_trace_header *h)
+{
+	g_autoptr(GString) src = g_string_new("idlesim synth --workload ");
+
+	is_trace_header_clear(h);
+	is_trace_header_init(h);
+	g_strlcpy(h->states, t->name, sizeof(h->states));
+	h->state_count = t->count;
+	h->hz = cfg->hz;
+	h->cpus = cfg->cpus;
+	h->has_seed = true;
+	h->seed = cfg->seed;
+	g_string_append(src, cfg->w->name);
+	for (int i = 0; i < cfg->w->nparams; i++) {
+		const struct is_param_desc *d = &cfg->w->params[i];
+
+		if (d->choices)
+			g_string_append_printf(src, " %s=%s", d->name, d->choices[cfg->params.v[i]]);
+		else
+			g_string_append_printf(src, " %s=%" G_GINT64_FORMAT, d->name, cfg->params.v[i]);
+	}
+	if (w->latency_us >= 0)
+		g_string_append_printf(src, " latency_us=%" G_GINT64_FORMAT, w->latency_us);
+	g_strlcpy(h->source, src->str, sizeof(h->source));
+}
+
+static int limited_next(void *ctx, struct is_record *rec, GError **error)
+{
+	struct cli_limited *l = ctx;
+
+	(void)error;
+	if (l->w->periods > 0 && l->n >= (uint64_t)l->w->periods)
+		return 0;
+	is_synth_next(l->g, rec);
+	if (l->w->until_ns > 0 && rec->t_ns >= l->w->until_ns)
+		return 0;
+	l->n++;
+	return 1;
+}
+
+static void limited_feedback(void *ctx, int cpu, int64_t resume_ns)
+{
+	struct cli_limited *l = ctx;
+
+	is_synth_feedback(l->g, cpu, resume_ns);
+}
+
+void cli_limited_source(struct cli_limited *l, struct is_source *src)
+{
+	src->ctx = l;
+	src->next = limited_next;
+	src->feedback = limited_feedback;
+}
+
+static void list_workloads(void)
+{
+	for (const struct is_workload *const *w = is_workloads(); *w; w++) {
+		printf("%s: %s\n  approximates: %s\n  leaves out: %s\n", (*w)->name,
+		       (*w)->description, (*w)->approximates, (*w)->leaves_out);
+		for (int i = 0; i < (*w)->nparams; i++) {
+			const struct is_param_desc *d = &(*w)->params[i];
+
+			if (d->choices) {
+				printf("  %s=%s (", d->name, d->choices[d->def]);
+				for (int c = 0; d->choices[c]; c++)
+					printf("%s%s", c ? "|" : "", d->choices[c]);
+				printf(")  %s\n", d->help);
+			} else {
+				printf("  %s=%" G_GINT64_FORMAT " (%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
+				       ")  %s\n", d->name, d->def, d->min, d->max, d->help);
+			}
+		}
+	}
+}
+
+int cmd_synth(int argc, char **argv)
+{
+	g_autofree char *out = NULL, *states = NULL, *to = NULL;
+	gboolean list = FALSE;
+	struct cli_workload w = { 0 };
+	GOptionEntry entries[] = {
+		{ "list", 'l', 0, G_OPTION_ARG_NONE, &list, "list the scenarios and their params", NULL },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "the trace to write (complete or not at all)", "FILE" },
+		{ "states", 's', 0, G_OPTION_ARG_STRING, &states, "state table named in the header (default power9)", "NAME|FILE|DIR" },
+		{ "to", 0, 0, G_OPTION_ARG_STRING, &to, "text or binary (default: by the file name, .trace = text)", "FMT" },
+		G_OPTION_ENTRY_NULL
+	};
+	g_autoptr(GOptionContext) ctx = g_option_context_new("- write a synthetic workload as a trace");
+	struct is_synth_config cfg = { 0 };
+	struct is_state_table *table = NULL;
+	struct is_trace_writer *wr = NULL;
+	struct is_synth *g = NULL;
+	struct is_trace_header h;
+	struct cli_limited lim = { 0 };
+	struct is_source src;
+	struct is_record rec;
+	enum is_trace_format fmt;
+	GError *err = NULL;
+	uint32_t disabled = 0;
+	int code = EXIT_USAGE, n;
+
+	is_trace_header_init(&h);
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_add_group(ctx, cli_workload_options(&w));
+	g_option_context_set_description(ctx,
+		"The file is an open-loop rendering: work starts at each wakeup.  `idlesim run\n"
+		"--workload NAME` runs the same scenario closed-loop (exit latency and tick\n"
+		"wakeups move the work) against each governor.");
+	if (!cli_parse(ctx, &argc, &argv, &code))
+		goto out;
+	code = EXIT_USAGE;
+	if (list) {
+		list_workloads();
+		code = EXIT_OK;
+		goto out;
+	}
+	if (argc > 1) {
+		cli_error("unexpected argument '%s'", argv[1]);
+		goto out;
+	}
+	if (!w.name || !out) {
+		cli_error("synth needs --workload NAME and -o FILE (or --list)");
+		goto out;
+	}
+	if (to && strcmp(to, "text") && strcmp(to, "binary")) {
+		cli_error("--to must be text or binary, not '%s'", to);
+		goto out;
+	}
+	if (!cli_workload_config(&w, &cfg, &code))
+		goto out;
+	code = EXIT_RUNTIME;
+	table = is_states_open(states ? states : "power9", &disabled, &err);
+	if (!table)
+		goto fail;
+	cli_workload_header(&w, &cfg, table, &h);
+	fmt = to ? (strcmp(to, "text") == 0 ? IS_FMT_TEXT : IS_FMT_BINARY) :
+		   is_trace_format_for_path(out);
+	g = is_synth_new(&cfg, &err);
+	if (!g)
+		goto fail;
+	wr = is_trace_writer_open(out, fmt, &h, &err);
+	if (!wr)
+		goto fail;
+	lim.g = g;
+	lim.w = &w;
+	cli_limited_source(&lim, &src);
+	while ((n = src.next(src.ctx, &rec, &err)) > 0)
+		if (!is_trace_write(wr, &rec, &err))
+			break;
+	if (n != 0 || !is_trace_writer_commit(wr, &err)) {
+		is_trace_writer_abort(wr);
+		goto fail;
+	}
+	fprintf(stderr, "%s: %" G_GUINT64_FORMAT " idle periods on %d CPUs, workload %s, seed %"
+		G_GUINT64_FORMAT "\n", out, lim.n, cfg.cpus, cfg.w->name, cfg.seed);
+	code = EXIT_OK;
+	goto out;
+fail:
+	cli_error("%s", err->message);
+	g_error_free(err);
+out:
+	is_trace_header_clear(&h);
+	is_synth_free(g);
+	is_states_free(table);
+	g_free(w.name);
+	g_strfreev(w.params);
+	g_free(w.duration);
+	return code;
+}

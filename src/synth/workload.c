@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Synthetic wakeup workloads: per-CPU event generators built from a few
+ * blocks, driven by one GSL generator per CPU, closed-loop through the
+ * simulation's feedback.
+ *
+ * Per CPU the pending wakeup sources are
+ *   - a periodic timer (period, uniform jitter), re-armed open-loop from its
+ *     previous expiry;
+ *   - a one-shot wait armed when the work after a wakeup of a chosen kind
+ *     ends (a sleep re-armed after each sleep, or an I/O issued after each
+ *     request whose completion interrupt ends it), so it moves with the
+ *     CPU's resume time: the closed-loop part;
+ *   - Poisson arrivals (device interrupts, or IPIs for bursty messaging)
+ *     whose rate switches between an "on" and an "off" value after
+ *     exponential sojourns (a Markov-modulated Poisson process);
+ *   - IPIs from another CPU's thread, with drawn inter-arrival gaps;
+ * and each wakeup is followed by a busy period drawn from its distribution
+ * (an interrupt that wakes no task runs 2 us and leaves the tick stopped).
+ * Events that fall inside a busy period are taken while busy.  After
+ * `phase_ns` the sleeps, IPI gaps and timer period are scaled by
+ * `phase_scale_pct` / 100 (a workload changing behaviour, for aging).
+ *
+ * OPEN LOOP (drawn from the CPU's stream, whatever the governor does): the
+ * periodic timer's expiries, interrupt and IPI arrival times, the sleep and
+ * I/O durations and the busy durations.  CLOSED LOOP (through feedback):
+ * when the work starts, i.e. the wakeup time plus the exit latency the
+ * governor's state cost (and every tick or poll-limit re-selection the
+ * simulation made on the way), hence when the next one-shot wait begins,
+ * when the CPU next goes idle, and which open-loop events it sleeps
+ * through or takes while busy.  Interactions between CPUs are not
+ * modelled: an IPI's sender is open-loop (its own wakeup latency does not
+ * delay the message).  Without feedback (writing a trace file) the work
+ * starts at the wakeup itself: the file is an open-loop rendering.
+ *
+ * One gsl_rng (mt19937) per CPU seeded from (seed, cpu), and CPU roles that
+ * do not depend on the CPU count: CPU 0's open-loop stream is the same
+ * whether 1 or 64 CPUs are generated.
+ */
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <string.h>
+
+#include "idlesim/synth.h"
+
+#define NEVER INT64_MAX
+#define MAX_DRAW_NS 5e9  /* no single drawn duration above 5 s */
+
+struct syn_cpu {
+	gsl_rng *rng;
+	struct is_synth_blocks b;
+	int64_t start;          /* the next idle period starts here */
+	int64_t periodic, oneshot, irq, ipi;
+	bool irq_on;
+	int64_t irq_switch;     /* next on/off flip */
+	/* the last record's outcome, finished when the next one is asked for */
+	int64_t wake, resume, busy;
+	enum is_synth_src last_src; /* what ended the last idle period */
+};
+
+struct is_synth {
+	struct is_synth_config cfg;
+	int64_t tick_nsec;
+	struct syn_cpu *cpu;
+	int pending;            /* CPU whose last record awaits its end */
+	uint64_t records;
+};
+
+double is_dist_draw(const struct is_dist *d, gsl_rng *r)
+{
+	double v;
+
+	switch (d->kind) {
+	case IS_DIST_FIXED:
+		v = d->a;
+		break;
+	case IS_DIST_EXP:
+		v = gsl_ran_exponential(r, d->a);
+		break;
+	case IS_DIST_LOGNORMAL:
+		v = gsl_ran_lognormal(r, log(d->a), d->b);
+		break;
+	case IS_DIST_PARETO:
+		v = gsl_ran_pareto(r, d->b, d->a);
+		break;
+	case IS_DIST_UNIFORM:
+		v = d->a + gsl_rng_uniform(r) * (d->b - d->a);
+		break;
+	default:
+		return MAX_DRAW_NS;
+	}
+	if (!(v >= 0))
+		v = 0;
+	return v > MAX_DRAW_NS ? MAX_DRAW_NS : v;
+}
+
+static double scale(const struct syn_cpu *c, int64_t t)
+{
+	return c->b.phase_ns > 0 && t >= c->b.phase_ns ? c->b.phase_scale_pct / 100.0 : 1.0;
+}
+
+static int64_t draw_ns(const struct is_dist *d, gsl_rng *r, double k)
+{
+	return (int64_t)(is_dist_draw(d, r) * k) + 1;
+}
+
+static int64_t next_periodic(struct syn_cpu *c, int64_t prev)
+{
+	double j = c->b.jitter_ns > 0 ? (gsl_rng_uniform(c->rng) * 2 - 1) * c->b.jitter_ns : 0;
+	int64_t p = (int64_t)(c->b.period_ns * scale(c, prev) + j);
+
+	return prev + (p > 1000 ? p : 1000);
+}
+
+/* Next interrupt after @t of the on/off modulated Poisson process. */
+static int64_t next_irq(struct syn_cpu *c, int64_t t)
+{
+	const struct is_synth_blocks *b = &c->b;
+
+	if (b->irq_on_hz <= 0 && b->irq_off_hz <= 0)
+		return NEVER;
+	for (int guard = 0; guard < 1000000; guard++) {
+		double rate = c->irq_on ? b->irq_on_hz : b->irq_off_hz;
+		int64_t cand = rate > 0 ? t + (int64_t)gsl_ran_exponential(c->rng, 1e9 / rate) + 1 : NEVER;
+
+		if (b->on_mean_ns <= 0 || cand < c->irq_switch)
+			return cand;
+		/* Memoryless: restart the draw at the flip. */
+		t = c->irq_switch;
+		c->irq_on = !c->irq_on;
+		c->irq_switch = t + (int64_t)gsl_ran_exponential(c->rng, c->irq_on ? b->on_mean_ns :
+								 b->off_mean_ns) + 1;
+	}
+	return NEVER;
+}
+
+static int64_t next_ipi(struct syn_cpu *c, int64_t t)
+{
+	if (c->b.ipi_gap.kind == IS_DIST_NONE)
+		return NEVER;
+	return t + draw_ns(&c->b.ipi_gap, c->rng, scale(c, t));
+}
+
+static int64_t arm_oneshot(struct syn_cpu *c, int64_t t)
+{
+	if (c->b.sleep.kind == IS_DIST_NONE)
+		return NEVER;
+	return t + draw_ns(&c->b.sleep, c->rng, scale(c, t));
+}
+
+struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error)
+{
+	struct is_synth *g;
+
+	if (!cfg->w || cfg->cpus < 1 || cfg->cpus > IS_TRACE_MAX_CPUS || cfg->hz < 1) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "a workload needs a scenario, 1..%d CPUs and HZ >= 1", IS_TRACE_MAX_CPUS);
+		return NULL;
+	}
+	g = g_new0(struct is_synth, 1);
+	g->cfg = *cfg;
+	g->tick_nsec = is_tick_nsec(cfg->hz);
+	g->pending = -1;
+	g->cpu = g_new0(struct syn_cpu, cfg->cpus);
+	for (int i = 0; i < cfg->cpus; i++) {
+		struct syn_cpu *c = &g->cpu[i];
+
+		memset(&c->b, 0, sizeof(c->b));
+		c->b.phase_scale_pct = 100;
+		c->b.sleep_cause = IS_CAUSE_TIMER;
+		c->b.mod_cause = IS_CAUSE_IRQ;
+		c->b.arm_after = 1u << IS_SRC_ONESHOT;
+		cfg->w->build(&cfg->params, i, &c->b);
+		c->rng = gsl_rng_alloc(gsl_rng_mt19937);
+		gsl_rng_set(c->rng, (unsigned long)(cfg->seed * 1000003u + (uint64_t)i));
+		c->start = (int64_t)gsl_rng_uniform_int(c->rng, 100000);
+		c->irq_on = true;  /* "on" first; always, without sojourns */
+		c->irq_switch = c->b.on_mean_ns > 0 ?
+			c->start + (int64_t)gsl_ran_exponential(c->rng, c->b.on_mean_ns) + 1 : NEVER;
+		c->periodic = c->b.period_ns > 0 ? next_periodic(c, c->start) : NEVER;
+		c->oneshot = arm_oneshot(c, c->start);
+		c->irq = next_irq(c, c->start);
+		c->ipi = next_ipi(c, c->start);
+	}
+	return g;
+}
+
+void is_synth_free(struct is_synth *g)
+{
+	if (!g)
+		return;
+	for (int i = 0; i < g->cfg.cpus; i++)
+		gsl_rng_free(g->cpu[i].rng);
+	g_free(g->cpu);
+	g_free(g);
+}
+
+void is_synth_feedback(struct is_synth *g, int cpu, int64_t resume_ns)
+{
+	if (cpu == g->pending && resume_ns > g->cpu[cpu].resume)
+		g->cpu[cpu].resume = resume_ns;
+}
+
+/* The work after the last wakeup: from the resume time to the next idle. */
+static void finish(struct syn_cpu *c)
+{
+	int64_t end = c->resume + c->busy;
+
+	while (c->irq <= end)
+		c->irq = next_irq(c, c->irq);
+	while (c->ipi <= end)
+		c->ipi = next_ipi(c, c->ipi);
+	while (c->periodic <= end)
+		c->periodic = next_periodic(c, c->periodic);
+	if (c->oneshot <= end) {
+		/* expired while busy: consumed by the running work */
+		c->oneshot = NEVER;
+		c->last_src = IS_SRC_ONESHOT;
+	}
+	if (c->oneshot == NEVER && (c->b.arm_after & (1u << c->last_src)))
+		c->oneshot = arm_oneshot(c, end);
+	c->start = end;
+}
+
+int is_synth_next(struct is_synth *g, struct is_record *rec)
+{
+	struct syn_cpu *c;
+	int64_t wake, timer;
+	enum is_cause cause;
+	int n = 0;
+
+	if (g->pending >= 0)
+		finish(&g->cpu[g->pending]);
+	for (int i = 1; i < g->cfg.cpus; i++)
+		if (g->cpu[i].start < g->cpu[n].start)
+			n = i;
+	c = &g->cpu[n];
+	/* The earliest source ends the period; ties go to the timer. */
+	wake = c->periodic;
+	cause = IS_CAUSE_TIMER;
+	if (c->oneshot < wake) {
+		wake = c->oneshot;
+		cause = c->b.sleep_cause;
+	}
+	if (c->irq < wake) {
+		wake = c->irq;
+		cause = c->b.mod_cause;
+	}
+	if (c->ipi < wake) {
+		wake = c->ipi;
+		cause = IS_CAUSE_IPI;
+	}
+	if (wake == NEVER) {
+		cause = IS_CAUSE_TIMER;
+		wake = c->start + (int64_t)MAX_DRAW_NS;
+	}
+	/* What tick_nohz_get_sleep_length() sees: the timers, not interrupts. */
+	timer = c->periodic;
+	if (c->b.sleep_cause == IS_CAUSE_TIMER && c->oneshot < timer)
+		timer = c->oneshot;
+	if (timer == NEVER)
+		timer = c->start + (int64_t)MAX_DRAW_NS;
+	*rec = (struct is_record){ .kind = IS_REC_IDLE, .cpu = (uint16_t)n, .cause = (uint8_t)cause };
+	rec->t_ns = c->start;
+	rec->sleep_ns = timer - c->start;
+	rec->tick_ns = (c->start / g->tick_nsec + 1) * g->tick_nsec - c->start;
+	rec->lat_ns = g->cfg.latency_req_ns;
+	rec->idle_ns = wake - c->start;
+	c->busy = draw_ns(&c->b.busy, c->rng, 1.0);
+	if (wake == c->periodic) {
+		c->last_src = IS_SRC_PERIODIC;
+		c->periodic = next_periodic(c, wake);
+		if (c->b.timer_busy_ns > 0)
+			c->busy = c->b.timer_busy_ns;
+	} else if (wake == c->oneshot) {
+		c->last_src = IS_SRC_ONESHOT;
+		c->oneshot = NEVER;
+	} else if (wake == c->irq) {
+		c->last_src = IS_SRC_MODULATED;
+		c->irq = next_irq(c, wake);
+		if (gsl_rng_uniform(c->rng) < c->b.nowork_share) {
+			rec->flags |= IS_F_NOWORK;
+			c->busy = 2000;
+		}
+	} else if (wake == c->ipi) {
+		c->last_src = IS_SRC_IPI;
+		c->ipi = next_ipi(c, wake);
+		if (c->b.ipi_busy_ns > 0)
+			c->busy = c->b.ipi_busy_ns;
+		if (c->b.ipi_nowork)
+			rec->flags |= IS_F_NOWORK;
+	} else {
+		c->last_src = IS_SRC_PERIODIC;  /* nothing pending: a 5 s housekeeping wakeup */
+	}
+	c->wake = c->resume = wake;
+	g->pending = n;
+	g->records++;
+	return 1;
+}
+
+static int synth_next(void *ctx, struct is_record *rec, GError **error)
+{
+	(void)error;
+	return is_synth_next(ctx, rec);
+}
+
+static void synth_feedback(void *ctx, int cpu, int64_t resume_ns)
+{
+	is_synth_feedback(ctx, cpu, resume_ns);
+}
+
+void is_source_from_synth(struct is_source *src, struct is_synth *g)
+{
+	src->ctx = g;
+	src->next = synth_next;
+	src->feedback = synth_feedback;
+}
+
+uint64_t is_synth_records(const struct is_synth *g)
+{
+	return g->records;
+}

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Synthetic workloads: distributions, determinism, CPU-count independence,
+ * scenario rates, and the closed loop (tick wakeups, latency limits, exit
+ * latency delaying work).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <math.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "idlesim/idlesim.h"
+#include "idlesim/synth.h"
+
+#define N_DRAWS 200000
+
+static gsl_rng *rng(unsigned long seed)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+
+	gsl_rng_set(r, seed);
+	return r;
+}
+
+/*
+ * Tolerances: a mean of n draws has sd sigma / sqrt(n); a share p has sd
+ * sqrt(p (1 - p) / n).  We accept 5 sd (a false alarm about once in 1.7
+ * million runs; the seeds are fixed anyway, so these are regression bounds
+ * with a derivation, not flaky tests).
+ */
+static void test_distributions(void **state)
+{
+	gsl_rng *r = rng(11);
+	double n = N_DRAWS;
+
+	(void)state;
+	{
+		/* exponential, mean 1000: sd of the mean 1000 / sqrt(n) = 2.24 */
+		struct is_dist d = { IS_DIST_EXP, 1000, 0 };
+		double sum = 0;
+
+		for (int i = 0; i < N_DRAWS; i++)
+			sum += is_dist_draw(&d, r);
+		assert_true(fabs(sum / n - 1000) < 5 * 1000 / sqrt(n));
+	}
+	{
+		/* lognormal, median 400: P(X < 400) = 1/2, sd sqrt(.25 / n) */
+		struct is_dist d = { IS_DIST_LOGNORMAL, 400, 2.0 };
+		int below = 0;
+		double logsum = 0;
+
+		for (int i = 0; i < N_DRAWS; i++) {
+			double v = is_dist_draw(&d, r);
+
+			below += v < 400;
+			logsum += log(v);
+		}
+		assert_true(fabs(below / n - 0.5) < 5 * sqrt(0.25 / n));
+		/* E[log X] = log 400, sd sigma / sqrt(n) */
+		assert_true(fabs(logsum / n - log(400)) < 5 * 2.0 / sqrt(n));
+	}
+	{
+		/* Pareto, scale 100, shape 1.5: P(X > 400) = 4^-1.5 = 1/8 */
+		struct is_dist d = { IS_DIST_PARETO, 100, 1.5 };
+		int tail = 0, under = 0;
+
+		for (int i = 0; i < N_DRAWS; i++) {
+			double v = is_dist_draw(&d, r);
+
+			tail += v > 400;
+			under += v < 100;
+		}
+		assert_int_equal(under, 0);
+		assert_true(fabs(tail / n - 0.125) < 5 * sqrt(0.125 * 0.875 / n));
+	}
+	{
+		/* uniform [10000, 10050): within bounds, mean 10025, sd 14.4/sqrt(n) */
+		struct is_dist d = { IS_DIST_UNIFORM, 10000, 10050 };
+		double sum = 0;
+
+		for (int i = 0; i < N_DRAWS; i++) {
+			double v = is_dist_draw(&d, r);
+
+			assert_true(v >= 10000 && v < 10050);
+			sum += v;
+		}
+		assert_true(fabs(sum / n - 10025) < 5 * (50 / sqrt(12)) / sqrt(n));
+	}
+	{
+		struct is_dist d = { IS_DIST_FIXED, 1234, 0 }, big = { IS_DIST_EXP, 1e12, 0 };
+
+		assert_true(is_dist_draw(&d, r) == 1234);
+		/* clamped to 5 s */
+		for (int i = 0; i < 100; i++)
+			assert_true(is_dist_draw(&big, r) <= 5e9);
+	}
+	gsl_rng_free(r);
+}
+
+/* "k=v,k=v" onto a scenario's params */
+static void apply(const struct is_workload *w, struct is_params *p, const char *kvs)
+{
+	g_auto(GStrv) kv = kvs ? g_strsplit(kvs, ",", -1) : NULL;
+
+	is_params_defaults_of(w->params, w->nparams, p);
+	for (int i = 0; kv && kv[i]; i++)
+		if (!is_params_set_of("workload", w->name, w->params, w->nparams, p, kv[i], NULL))
+			fail_msg("%s: bad param %s", w->name, kv[i]);
+}
+
+static struct is_synth *gen(const char *name, int cpus, uint64_t seed, const char *kv)
+{
+	struct is_synth_config cfg = { .cpus = cpus, .hz = 100, .seed = seed,
+				       .latency_req_ns = 2147483647000LL };
+	struct is_synth *g;
+
+	cfg.w = is_workload_find(name);
+	assert_non_null(cfg.w);
+	apply(cfg.w, &cfg.params, kv);
+	g = is_synth_new(&cfg, NULL);
+	assert_non_null(g);
+	return g;
+}
+
+/* Same seed, same records; another seed, other records; time order. */
+static void test_determinism(void **state)
+{
+	(void)state;
+	for (const struct is_workload *const *w = is_workloads(); *w; w++) {
+		struct is_synth *a = gen((*w)->name, 3, 5, NULL), *b = gen((*w)->name, 3, 5, NULL);
+		struct is_synth *c = gen((*w)->name, 3, 6, NULL);
+		struct is_record ra, rb, rc;
+		int64_t last = INT64_MIN;
+		int differ = 0;
+
+		for (int i = 0; i < 5000; i++) {
+			is_synth_next(a, &ra);
+			is_synth_next(b, &rb);
+			is_synth_next(c, &rc);
+			assert_memory_equal(&ra, &rb, sizeof(ra));
+			differ += memcmp(&ra, &rc, sizeof(ra)) != 0;
+			assert_true(ra.t_ns >= last);
+			assert_true(ra.idle_ns > 0 && ra.sleep_ns > 0);
+			assert_true(ra.tick_ns > 0 && ra.tick_ns <= 10000000);
+			last = ra.t_ns;
+		}
+		if (differ < 4000)
+			fail_msg("%s: seeds 5 and 6 agree on %d of 5000 records", (*w)->name, 5000 - differ);
+		is_synth_free(a);
+		is_synth_free(b);
+		is_synth_free(c);
+	}
+}
+
+/* CPU 0's open-loop stream does not depend on how many CPUs there are. */
+static void test_cpu_count(void **state)
+{
+	(void)state;
+	for (const struct is_workload *const *w = is_workloads(); *w; w++) {
+		struct is_synth *one = gen((*w)->name, 1, 9, NULL), *many = gen((*w)->name, 5, 9, NULL);
+		struct is_record r1, rm;
+
+		for (int i = 0; i < 2000; i++) {
+			is_synth_next(one, &r1);
+			do
+				is_synth_next(many, &rm);
+			while (rm.cpu != 0);
+			assert_memory_equal(&r1, &rm, sizeof(r1));
+		}
+		is_synth_free(one);
+		is_synth_free(many);
+	}
+}
+
+/* Count wakeup causes per second of generated time on CPU 0. */
+static void rates(const char *name, const char *kv, double secs, double out[IS_CAUSE_COUNT],
+		  double *mean_idle_ns)
+{
+	struct is_synth *g = gen(name, 1, 3, kv);
+	struct is_record r;
+	double idle = 0;
+	uint64_t n = 0;
+
+	memset(out, 0, sizeof(double) * IS_CAUSE_COUNT);
+	do {
+		is_synth_next(g, &r);
+		out[r.cause] += 1;
+		idle += (double)r.idle_ns;
+		n++;
+	} while (r.t_ns < secs * 1e9);
+	for (int c = 0; c < IS_CAUSE_COUNT; c++)
+		out[c] /= secs;
+	*mean_idle_ns = idle / (double)n;
+	is_synth_free(g);
+}
+
+static void test_scenario_rates(void **state)
+{
+	double r[IS_CAUSE_COUNT], idle;
+
+	(void)state;
+	/*
+	 * schbench threads=8, msg_us=4000: IPIs every 500 us on average, minus
+	 * those that land in the 50 us of work (~10%, exp work after exp gaps):
+	 * about 2000 * 500 / 550 = 1818/s.  A 10 s run has ~18000 arrivals
+	 * (sd ~135): accept 1650..2000.
+	 */
+	rates("schbench", "threads=8", 10, r, &idle);
+	assert_true(r[IS_CAUSE_IPI] > 1650 && r[IS_CAUSE_IPI] < 2000);
+	/* threads=2: a quarter of that. */
+	rates("schbench", "threads=2", 10, r, &idle);
+	assert_true(r[IS_CAUSE_IPI] > 420 && r[IS_CAUSE_IPI] < 520);
+	/*
+	 * ebizzy-sleep -i 10000, alloc=malloc: one sleep per cycle of about
+	 * 10000 + 25 (slack) + ~1130 (lognormal work, median 1000, sigma .5:
+	 * mean 1000 e^0.125) us: ~89.6 timer wakeups/s, plus the housekeeping
+	 * timer's 1/s.
+	 */
+	rates("ebizzy-sleep", "alloc=malloc", 20, r, &idle);
+	assert_true(r[IS_CAUSE_TIMER] > 85 && r[IS_CAUSE_TIMER] < 95);
+	assert_true(r[IS_CAUSE_IPI] == 0);
+	rates("ebizzy-sleep", "alloc=mmap", 20, r, &idle);
+	assert_true(r[IS_CAUSE_IPI] > 1000);
+	/*
+	 * pgbench: a request (IPI) is followed by its I/O's completion
+	 * interrupt.  At 20 requests/s and ~0.5 ms of work + I/O, another
+	 * request or a background interrupt (50/s) lands in the wait ~3% of
+	 * the time: accept 90%.
+	 */
+	{
+		struct is_synth *g = gen("pgbench", 1, 3, "clients=1,tps_per_client=20");
+		struct is_record rec;
+		int ipis = 0, followed = 0, prev_ipi = 0;
+
+		for (int i = 0; i < 20000; i++) {
+			is_synth_next(g, &rec);
+			followed += prev_ipi && rec.cause == IS_CAUSE_IRQ;
+			prev_ipi = rec.cause == IS_CAUSE_IPI;
+			ipis += prev_ipi;
+		}
+		is_synth_free(g);
+		assert_true(ipis > 3000);
+		assert_true(followed > 0.9 * ipis);
+	}
+	/* idle: long periods (a 1 s timer and 1 irq/s: mean idle ~0.5 s) */
+	rates("idle", NULL, 200, r, &idle);
+	assert_true(idle > 3e8 && idle < 7e8);
+	/*
+	 * phase change: from 5 s on the schbench gaps are 10x longer
+	 * (phase_scale_pct=1000): the second 5 s hold about a tenth of the
+	 * first 5 s's ~2300 IPIs (threads=2: 500/s less ~1% lost to work).
+	 */
+	{
+		struct is_synth *g = gen("schbench", 1, 3, "phase_ms=5000,phase_scale_pct=1000");
+		struct is_record rec;
+		double first = 0, second = 0;
+
+		do {
+			is_synth_next(g, &rec);
+			if (rec.cause == IS_CAUSE_IPI)
+				*(rec.t_ns + rec.idle_ns < 5000000000LL ? &first : &second) += 1;
+		} while (rec.t_ns < 10000000000LL);
+		is_synth_free(g);
+		assert_true(first > 2200 && first < 2700);
+		assert_true(second > first / 10 * 0.7 && second < first / 10 * 1.3);
+	}
+}
+
+/* Governors for the closed-loop tests. */
+static int pick_deepest_keep_tick(void *st, const struct is_gov_env *env,
+				  struct is_gov_call *call, bool *stop_tick)
+{
+	(void)st, (void)call;
+	*stop_tick = false;
+	return env->drv->count - 1;
+}
+
+static int pick_shallowest_real(void *st, const struct is_gov_env *env,
+				struct is_gov_call *call, bool *stop_tick)
+{
+	(void)st, (void)env, (void)call;
+	*stop_tick = true;
+	return 1;
+}
+
+static int pick_deepest_stop_tick(void *st, const struct is_gov_env *env,
+				  struct is_gov_call *call, bool *stop_tick)
+{
+	(void)st, (void)call;
+	*stop_tick = true;
+	return env->drv->count - 1;
+}
+
+static const struct is_governor keep_tick = { .name = "keep-tick", .select = pick_deepest_keep_tick };
+static const struct is_governor shallow = { .name = "shallow", .select = pick_shallowest_real };
+static const struct is_governor deep = { .name = "deep", .select = pick_deepest_stop_tick };
+
+struct closed {
+	uint64_t records;
+	struct is_metrics m;
+};
+
+static void run_closed(const struct is_governor *g, const char *name, const char *kv,
+		       int64_t latency_req_ns, int64_t until_ns, struct closed *out)
+{
+	struct is_synth_config scfg = { .cpus = 2, .hz = 100, .seed = 4, .latency_req_ns = latency_req_ns };
+	uint32_t disabled = 0;
+	struct is_state_table *t = is_states_open("power9", &disabled, NULL);
+	struct is_sim_config cfg = { .states = t, .gov = g, .cpus = 2, .hz = 100, .seed = 1 };
+	struct is_synth *syn;
+	struct is_sim *s;
+	struct is_record rec;
+
+	scfg.w = is_workload_find(name);
+	apply(scfg.w, &scfg.params, kv);
+	is_params_defaults(g, &cfg.params);
+	syn = is_synth_new(&scfg, NULL);
+	s = is_sim_new(&cfg, NULL);
+	assert_non_null(s);
+	/* Fed record by record, without a source: no feedback, open loop. */
+	for (;;) {
+		is_synth_next(syn, &rec);
+		if (rec.t_ns >= until_ns)
+			break;
+		assert_true(is_sim_feed(s, &rec, NULL));
+	}
+	out->records = is_sim_records(s);
+	is_sim_total(s, &out->m);
+	is_sim_free(s);
+	is_synth_free(syn);
+	is_states_free(t);
+}
+
+/* The same through is_sim_run and a bounded source: the closed loop. */
+struct bounded {
+	struct is_synth *g;
+	int64_t until;
+};
+
+static int bounded_next(void *ctx, struct is_record *rec, GError **error)
+{
+	struct bounded *b = ctx;
+
+	(void)error;
+	is_synth_next(b->g, rec);
+	return rec->t_ns < b->until;
+}
+
+static void bounded_feedback(void *ctx, int cpu, int64_t resume)
+{
+	is_synth_feedback(((struct bounded *)ctx)->g, cpu, resume);
+}
+
+static void run_loop(const struct is_governor *g, const char *name, const char *kv,
+		     int64_t latency_req_ns, int64_t until_ns, struct closed *out)
+{
+	struct is_synth_config scfg = { .cpus = 2, .hz = 100, .seed = 4, .latency_req_ns = latency_req_ns };
+	uint32_t disabled = 0;
+	struct is_state_table *t = is_states_open("power9", &disabled, NULL);
+	struct is_sim_config cfg = { .states = t, .gov = g, .cpus = 2, .hz = 100, .seed = 1 };
+	struct bounded b = { .until = until_ns };
+	struct is_source src = { .ctx = &b, .next = bounded_next, .feedback = bounded_feedback };
+	struct is_sim *s;
+
+	scfg.w = is_workload_find(name);
+	apply(scfg.w, &scfg.params, kv);
+	is_params_defaults(g, &cfg.params);
+	b.g = is_synth_new(&scfg, NULL);
+	s = is_sim_new(&cfg, NULL);
+	assert_true(is_sim_run(s, &src, NULL));
+	out->records = is_sim_records(s);
+	is_sim_total(s, &out->m);
+	is_sim_free(s);
+	is_synth_free(b.g);
+	is_states_free(t);
+}
+
+static void test_closed_loop_tick(void **state)
+{
+	struct closed keep, stop;
+
+	(void)state;
+	/* idle: 1 s periods.  A retained tick (HZ=100) wakes the CPU ~100/s. */
+	run_loop(&keep_tick, "idle", NULL, 2147483647000LL, 10 * 1000000000LL, &keep);
+	run_loop(&deep, "idle", NULL, 2147483647000LL, 10 * 1000000000LL, &stop);
+	assert_true(keep.m.wakeups[IS_CAUSE_TICK] > 2 * 10 * 90);
+	assert_int_equal(stop.m.wakeups[IS_CAUSE_TICK], 0);
+	assert_true(keep.m.selections > 10 * stop.m.selections);
+}
+
+static void test_closed_loop_latency_limit(void **state)
+{
+	const struct is_governor *teo = is_governor_find("teo-6.12");
+	const struct is_governor *menu = is_governor_find("menu-6.12");
+	struct closed free_run, limited;
+
+	(void)state;
+	/* ebizzy's 10 ms sleeps reach stop4 (100 us exit) without a limit ... */
+	for (int k = 0; k < 2; k++) {
+		const struct is_governor *g = k ? menu : teo;
+
+		run_loop(g, "ebizzy-sleep", NULL, 2147483647000LL, 5 * 1000000000LL, &free_run);
+		run_loop(g, "ebizzy-sleep", NULL, 20000, 5 * 1000000000LL, &limited);
+		if (free_run.m.usage[5] + free_run.m.usage[6] == 0)
+			fail_msg("%s never went below stop2 without a latency limit", g->name);
+		/* ... and never with a 20 us limit (stop2, 10 us, is the deepest allowed). */
+		assert_int_equal(limited.m.usage[5] + limited.m.usage[6], 0);
+		assert_true(limited.m.usage[4] > 0);
+	}
+}
+
+/* A deeper state delays the work by its exit latency: fewer cycles. */
+static void test_closed_loop_exit_latency(void **state)
+{
+	struct closed sh, dp, open_sh, open_dp;
+
+	(void)state;
+	/* ebizzy -i 100 us, work ~10 us: each cycle costs stop5's 200 us more. */
+	run_loop(&shallow, "ebizzy-sleep", "sleep_us=100,work_us=10", 2147483647000LL,
+		 2 * 1000000000LL, &sh);
+	run_loop(&deep, "ebizzy-sleep", "sleep_us=100,work_us=10", 2147483647000LL,
+		 2 * 1000000000LL, &dp);
+	/* cycle ~ 100 + 25 + 10 (+1 for stop0_lite) vs + 200 us: about 2.5x fewer */
+	assert_true((double)sh.records > 2.0 * (double)dp.records);
+	/* Without the feedback (open loop) both see the same records. */
+	run_closed(&shallow, "ebizzy-sleep", "sleep_us=100,work_us=10", 2147483647000LL,
+		   2 * 1000000000LL, &open_sh);
+	run_closed(&deep, "ebizzy-sleep", "sleep_us=100,work_us=10", 2147483647000LL,
+		   2 * 1000000000LL, &open_dp);
+	assert_int_equal(open_sh.records, open_dp.records);
+}
+
+static void test_workload_params(void **state)
+{
+	const struct is_workload *w = is_workload_find("schbench");
+	struct is_params p;
+	GError *err = NULL;
+
+	(void)state;
+	assert_null(is_workload_find("nope"));
+	assert_non_null(w);
+	is_params_defaults_of(w->params, w->nparams, &p);
+	assert_false(is_params_set_of("workload", w->name, w->params, w->nparams, &p, "nope=1", &err));
+	assert_non_null(strstr(err->message, "workload schbench has no param 'nope'"));
+	g_clear_error(&err);
+	assert_false(is_params_set_of("workload", w->name, w->params, w->nparams, &p, "threads=0", &err));
+	assert_non_null(strstr(err->message, "out of range 1..4096"));
+	g_clear_error(&err);
+	/* every scenario has the common phase params and a description */
+	for (const struct is_workload *const *x = is_workloads(); *x; x++) {
+		assert_true(is_params_index_of((*x)->params, (*x)->nparams, "phase_ms") >= 0);
+		assert_true((*x)->approximates && (*x)->leaves_out && (*x)->description);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_distributions),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_cpu_count),
+		cmocka_unit_test(test_scenario_rates),
+		cmocka_unit_test(test_closed_loop_tick),
+		cmocka_unit_test(test_closed_loop_latency_limit),
+		cmocka_unit_test(test_closed_loop_exit_latency),
+		cmocka_unit_test(test_workload_params),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
