@@ -62,6 +62,23 @@ cmp -s "$T/r1.csv" "$T/r2.csv" && ok || bad "--random is not reproducible"
 # The summary ranks points and prints the Pareto front.
 expect 0 "Pareto front" -- $IDLESIM sweep -t "$B" -g wteo --grid learning_rate=50,100 -o "$T/s.csv" --objective energy=1,p99=1000
 
+# Synthetic scenarios as sources: one per seed, run closed-loop per job.
+W="$IDLESIM sweep -q --workload schbench --wparam threads=4 --seeds 1:3 --periods 4000 -g wteo --grid learning_rate=50,100"
+$W -j 1 -o "$T/w1.csv" && $W -j 2 -o "$T/w2.csv" && cmp -s "$T/w1.csv" "$T/w2.csv" && ok ||
+	bad "workload sweep differs between -j 1 and -j 2"
+[ "$(tail -n +2 "$T/w1.csv" | cut -d, -f2,4 | tr '\n' ' ')" = "0,0 1,0 2,0 3,1 4,1 5,1 " ] && ok ||
+	bad "workload sweep: 2 points x 3 seeds should be jobs 0..5, point-major"
+tail -n +2 "$T/w1.csv" | grep -c 'workload:schbench seed=2' | grep -qx 2 && ok || bad "workload sweep: seed 2 should be a source twice"
+# The same point and seed as a closed-loop run: the same energy.
+# (the first energy_active_ns of run's JSON is the all-CPU total)
+e_run=$("$IDLESIM" run -w schbench --wparam threads=4 --wseed 2 --periods 4000 -g wteo -p learning_rate=100 -f json |
+	grep -o '"energy_active_ns": [0-9.]*' | head -1 | cut -d' ' -f2)
+e_sw=$(sed -n 6p "$T/w1.csv" | cut -d, -f6)
+[ -n "$e_sw" ] && [ "$e_sw" = "$e_run" ] && ok || bad "workload sweep job 4 ($e_sw) differs from run --workload ($e_run)"
+for k in 1 2; do $W --shard $k/2 -o "$T/ws$k.csv"; done
+"$IDLESIM" merge "$T/ws1.csv" "$T/ws2.csv" -o "$T/wm.csv" && cmp -s "$T/wm.csv" "$T/w1.csv" && ok ||
+	bad "merged workload shards differ"
+
 # --plot: the data always, the figures with gnuplot (tools/install-deps installs it)
 $IDLESIM sweep -q -t "$B" -g wteo --grid learning_rate=20:100:20 --grid init_self_weight=500,700 -o "$T/pl.csv" --plot "$T/plots"
 [ "$(grep -vc '^#' "$T/plots/points.dat")" -eq 10 ] && [ -s "$T/plots/pareto.dat" ] && ok || bad "--plot data files"
@@ -143,7 +160,12 @@ expect 2 "more than --max-points 10" -- "$IDLESIM" sweep -t "$B" -g wteo --grid 
 expect 2 "unknown governor" -- "$IDLESIM" sweep -t "$B" -g nope -o "$T/x.csv"
 expect 2 "--shard 4/3" -- "$IDLESIM" sweep -t "$B" -g wteo --shard 4/3 -o "$T/x.csv"
 expect 2 "unknown term" -- "$IDLESIM" sweep -t "$B" -g wteo --objective speed -o "$T/x.csv"
-expect 2 "not implemented yet" -- "$IDLESIM" sweep --workload schbench -g wteo -o "$T/x.csv"
+expect 2 "exactly one of --periods" -- "$IDLESIM" sweep --workload schbench -g wteo -o "$T/x.csv"
+expect 2 "--seeds 5:1" -- "$IDLESIM" sweep --workload schbench --periods 100 --seeds 5:1 -g wteo -o "$T/x.csv"
+expect 2 "given twice" -- "$IDLESIM" sweep --workload schbench --periods 100 --seeds 1,2,1 -g wteo -o "$T/x.csv"
+expect 2 "--seeds is for --workload" -- "$IDLESIM" sweep -t "$B" --seeds 1:2 -g wteo -o "$T/x.csv"
+expect 2 "model mode only" -- "$IDLESIM" sweep --workload idle --periods 10 -m exact -g wteo -o "$T/x.csv"
+expect 2 "needs --trace FILE... or --workload" -- "$IDLESIM" sweep -t "$B" --workload idle --periods 10 -g wteo -o "$T/x.csv"
 expect 1 "/nonexistent.trace" -- "$IDLESIM" sweep -t /nonexistent.trace -g wteo -o "$T/x.csv"
 [ ! -e "$T/x.csv" ] && [ ! -e "$T/x.csv.partial" ] && ok || bad "a refused sweep left a file"
 expect 2 "merge needs" -- "$IDLESIM" merge -o "$T/x.csv"

@@ -21,6 +21,7 @@
 #include "idlesim/metrics.h"
 #include "idlesim/sim.h"
 #include "idlesim/states.h"
+#include "idlesim/synth.h"
 #include "idlesim/trace.h"
 
 struct is_sweep_axis {
@@ -59,20 +60,32 @@ static inline bool is_sweep_in_shard(uint64_t job, uint32_t k, uint32_t n)
 	return job % n == k - 1;
 }
 
-/* A trace read once into memory, shared read-only by every worker. */
+/*
+ * A source of idle periods for the jobs: a trace read once into memory,
+ * shared read-only by every worker, or a synthetic scenario that each job
+ * runs closed-loop from the same seed.
+ */
 struct is_sweep_trace {
-	char *path;
-	char sha256[65];              /* of the file's bytes */
+	char *path;                   /* the file, or "workload:NAME seed=S" */
+	char sha256[65];              /* of the file's bytes, or of the scenario's description */
 	struct is_trace_header hdr;
 	struct is_state_table *table;
 	uint32_t disabled;
 	struct is_record *recs;
 	size_t n;
+	bool synthetic;
+	struct is_synth_config syn;
+	uint64_t periods;             /* synthetic: stop after this many ... */
+	int64_t until_ns;             /* ... or at this time (0: no bound) */
 };
 
 /* @states: NULL for the trace's own table, else NAME|FILE|DIR. */
 struct is_sweep_trace *is_sweep_trace_load(const char *path, const char *states,
 					   GError **error);
+/* A scenario as a source; @periods or @until_ns bounds each run. */
+struct is_sweep_trace *is_sweep_workload_new(const struct is_synth_config *cfg,
+					     uint64_t periods, int64_t until_ns,
+					     const char *states, GError **error);
 void is_sweep_trace_free(struct is_sweep_trace *t);
 
 /* One job's simulation; @out untouched on failure. */

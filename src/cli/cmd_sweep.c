@@ -496,7 +496,7 @@ static void summary(const struct sweep *sw, const struct agg *g, const char *plo
 		if (g[i].n)
 			idx[n++] = i;
 	g_qsort_with_data(idx, (gint)n, sizeof(*idx), cmp_by_objective, (gpointer)g);
-	P("sweep %s: %" G_GUINT64_FORMAT " points x %d trace(s), governor %s",
+	P("sweep %s: %" G_GUINT64_FORMAT " points x %d source(s), governor %s",
 	       sw->id, sw->points, sw->ntraces, sp->gov->name);
 	if (sp->random_n)
 		P(", random sample (--random-seed %" G_GUINT64_FORMAT ")", sp->random_seed);
@@ -773,19 +773,60 @@ static int check_complete(struct sweep *sw, const char *header)
 	return same;
 }
 
+/* "A:B" (inclusive) or "a,b,c"; NULL: the one default seed. */
+static bool parse_seeds(const char *spec, uint64_t def, GArray *out)
+{
+	guint64 a, b;
+
+	if (!spec) {
+		g_array_append_val(out, def);
+		return true;
+	}
+	if (strchr(spec, ':')) {
+		g_auto(GStrv) f = g_strsplit(spec, ":", -1);
+
+		if (g_strv_length(f) != 2 ||
+		    !g_ascii_string_to_unsigned(f[0], 10, 0, G_MAXUINT64, &a, NULL) ||
+		    !g_ascii_string_to_unsigned(f[1], 10, 0, G_MAXUINT64, &b, NULL) || b < a ||
+		    b - a >= 100000) {
+			cli_error("--seeds %s: expected A:B with A <= B (at most 100000 seeds)", spec);
+			return false;
+		}
+		for (uint64_t x = a; x <= b; x++)
+			g_array_append_val(out, x);
+		return true;
+	}
+	{
+		g_auto(GStrv) f = g_strsplit(spec, ",", -1);
+
+		for (int i = 0; f[i]; i++) {
+			if (!g_ascii_string_to_unsigned(f[i], 10, 0, G_MAXUINT64, &a, NULL)) {
+				cli_error("--seeds %s: '%s' is not a seed", spec, f[i]);
+				return false;
+			}
+			for (guint k = 0; k < out->len; k++)
+				if (g_array_index(out, uint64_t, k) == a) {
+					cli_error("--seeds %s: seed %s given twice", spec, f[i]);
+					return false;
+				}
+			g_array_append_val(out, a);
+		}
+	}
+	return true;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	g_auto(GStrv) traces = NULL, grids = NULL, params = NULL;
 	g_autofree char *gov = NULL, *out = NULL, *format = NULL, *objective = NULL;
-	g_autofree char *shard = NULL, *states = NULL, *mode = NULL, *workload = NULL;
+	g_autofree char *shard = NULL, *states = NULL, *mode = NULL;
 	g_autofree char *plot = NULL, *seeds = NULL, *header = NULL;
 	gint64 random_n = 0, random_seed = 1, seed = -1, max_points = 1000000;
 	gint jobs_j = 0;
 	gboolean resume = FALSE, quiet = FALSE, force = FALSE;
 	GOptionEntry entries[] = {
 		{ "trace", 't', 0, G_OPTION_ARG_FILENAME_ARRAY, &traces, "a trace (repeatable)", "FILE" },
-		{ "workload", 'w', 0, G_OPTION_ARG_STRING, &workload, "a synthetic scenario (not available yet)", "NAME" },
-		{ "seeds", 0, 0, G_OPTION_ARG_STRING, &seeds, "seeds of --workload (not available yet)", "A:B" },
+		{ "seeds", 0, 0, G_OPTION_ARG_STRING, &seeds, "--workload seeds, each a source: A:B or a,b,c (default: --wseed)", "A:B" },
 		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &gov, "the governor", "NAME" },
 		{ "grid", 0, 0, G_OPTION_ARG_STRING_ARRAY, &grids, "an axis: key=FIRST:LAST:STEP or key=v1,v2,...", "AXIS" },
 		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &params, "a fixed param: key=value", "KV" },
@@ -808,6 +849,9 @@ int cmd_sweep(int argc, char **argv)
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("- sweep a governor's params over traces");
 	struct sweep sw = { .fd = -1 };
+	struct cli_workload wl = { 0 };
+	struct is_synth_config scfg = { 0 };
+	g_autoptr(GArray) seedv = g_array_new(FALSE, FALSE, sizeof(uint64_t));
 	struct sigaction sa = { 0 }, old_int, old_term;
 	enum is_sim_mode smode = IS_SIM_MODEL;
 	const struct is_governor *g;
@@ -817,43 +861,57 @@ int cmd_sweep(int argc, char **argv)
 	int code = EXIT_USAGE, have;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_add_group(ctx, cli_workload_options(&wl));
 	g_option_context_set_description(ctx,
 		"Jobs are (point, trace) pairs numbered point-major; rows are written in job\n"
 		"order whatever -j is.  Rows finish into OUT.partial; OUT appears when\n"
 		"complete.  See README.md (Sweeps) for sharding with GNU parallel or Slurm.");
 	if (!cli_parse(ctx, &argc, &argv, &code))
-		return code;
+		goto cleanup;
+	code = EXIT_USAGE;
 	if (argc > 1) {
 		cli_error("unexpected argument '%s'", argv[1]);
-		return EXIT_USAGE;
+		goto cleanup;
 	}
-	if (workload || seeds) {
-		cli_error("--workload: synthetic scenarios are not implemented yet; sweep --trace files");
-		return EXIT_USAGE;
+	if (!!traces == !!wl.name || !gov || !out) {
+		cli_error("sweep needs --trace FILE... or --workload NAME, --governor NAME and -o FILE "
+			  "(see --help)");
+		goto cleanup;
 	}
-	if (!traces || !gov || !out) {
-		cli_error("sweep needs --trace FILE, --governor NAME and -o FILE (see --help)");
-		return EXIT_USAGE;
+	if (seeds && !wl.name) {
+		cli_error("--seeds is for --workload");
+		goto cleanup;
+	}
+	if (wl.name) {
+		if (mode && strcmp(mode, "model") != 0) {
+			cli_error("--workload runs in model mode only (there are no recorded inputs)");
+			goto cleanup;
+		}
+		if (!cli_workload_config(&wl, &scfg, &code))
+			goto cleanup;
+		code = EXIT_USAGE;
+		if (!parse_seeds(seeds, (uint64_t)wl.seed, seedv))
+			goto cleanup;
 	}
 	if (format && strcmp(format, "csv") && strcmp(format, "jsonl")) {
 		cli_error("--format must be csv or jsonl, not '%s'", format);
-		return EXIT_USAGE;
+		goto cleanup;
 	}
 	sw.format = format && strcmp(format, "jsonl") == 0 ? F_JSONL : F_CSV;
 	if (mode && strcmp(mode, "model") && strcmp(mode, "exact")) {
 		cli_error("--mode must be model or exact, not '%s'", mode);
-		return EXIT_USAGE;
+		goto cleanup;
 	}
 	if (mode && strcmp(mode, "exact") == 0)
 		smode = IS_SIM_EXACT;
 	if (random_n < 0 || random_seed < 0 || seed < -1 || max_points < 1 || jobs_j < 0) {
 		cli_error("--random, --random-seed, --seed, --max-points and -j must not be negative");
-		return EXIT_USAGE;
+		goto cleanup;
 	}
 	g = is_governor_find(gov);
 	if (!g) {
 		cli_error("--governor: unknown governor '%s' (see idlesim governors)", gov);
-		return EXIT_USAGE;
+		goto cleanup;
 	}
 	is_sweep_space_init(&sw.space, g);
 	sw.space.random_n = (uint64_t)random_n;
@@ -884,12 +942,20 @@ int cmd_sweep(int argc, char **argv)
 	}
 
 	code = EXIT_RUNTIME;
-	sw.ntraces = (int)g_strv_length(traces);
+	sw.ntraces = traces ? (int)g_strv_length(traces) : (int)seedv->len;
 	sw.traces = g_new0(struct is_sweep_trace *, sw.ntraces);
 	for (int i = 0; i < sw.ntraces; i++) {
-		sw.traces[i] = is_sweep_trace_load(traces[i], states, &err);
+		if (traces) {
+			sw.traces[i] = is_sweep_trace_load(traces[i], states, &err);
+		} else {
+			scfg.seed = g_array_index(seedv, uint64_t, i);
+			sw.traces[i] = is_sweep_workload_new(&scfg, (uint64_t)wl.periods, wl.until_ns,
+							     states, &err);
+		}
 		if (!sw.traces[i])
 			goto fail;
+		if (!traces)
+			continue;
 		if (sw.traces[i]->table->count != sw.traces[0]->table->count) {
 			cli_error("%s: %d states, but %s has %d: the rows' per-state columns "
 				  "need one state count", traces[i], sw.traces[i]->table->count,
@@ -1012,6 +1078,10 @@ out:
 		g_string_free(sw.line, TRUE);
 	g_free(todo);
 	g_free(aggs);
+cleanup:
+	g_free(wl.name);
+	g_strfreev(wl.params);
+	g_free(wl.duration);
 	return code;
 }
 

@@ -66,6 +66,73 @@ fail:
 	return NULL;
 }
 
+struct is_sweep_trace *is_sweep_workload_new(const struct is_synth_config *cfg,
+					     uint64_t periods, int64_t until_ns,
+					     const char *states, GError **error)
+{
+	g_autoptr(GString) id = g_string_new(NULL);
+	g_autofree char *sum = NULL;
+	struct is_sweep_trace *t;
+
+	if (!cfg->w || (periods == 0) == (until_ns <= 0)) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "a synthetic source needs a scenario and one of periods and a duration");
+		return NULL;
+	}
+	t = g_new0(struct is_sweep_trace, 1);
+	t->synthetic = true;
+	t->syn = *cfg;
+	t->periods = periods;
+	t->until_ns = until_ns;
+	t->table = is_states_open(states ? states : "power9", &t->disabled, error);
+	if (!t->table) {
+		is_sweep_trace_free(t);
+		return NULL;
+	}
+	t->path = g_strdup_printf("workload:%s seed=%" G_GUINT64_FORMAT, cfg->w->name, cfg->seed);
+	g_string_append_printf(id, "workload %s cpus %d hz %d seed %" G_GUINT64_FORMAT
+			       " latency %" G_GINT64_FORMAT " periods %" G_GUINT64_FORMAT
+			       " until %" G_GINT64_FORMAT " params", cfg->w->name, cfg->cpus, cfg->hz,
+			       cfg->seed, cfg->latency_req_ns, periods, until_ns);
+	for (int i = 0; i < cfg->w->nparams; i++)
+		g_string_append_printf(id, " %" G_GINT64_FORMAT, cfg->params.v[i]);
+	sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, id->str, (gssize)id->len);
+	g_strlcpy(t->sha256, sum, sizeof(t->sha256));
+	is_trace_header_init(&t->hdr);
+	g_strlcpy(t->hdr.states, t->table->name, sizeof(t->hdr.states));
+	t->hdr.state_count = t->table->count;
+	t->hdr.hz = cfg->hz;
+	t->hdr.cpus = cfg->cpus;
+	t->hdr.has_seed = true;
+	t->hdr.seed = cfg->seed;
+	return t;
+}
+
+struct bounded {
+	struct is_synth *g;
+	const struct is_sweep_trace *t;
+	uint64_t n;
+};
+
+static int bounded_next(void *ctx, struct is_record *rec, GError **error)
+{
+	struct bounded *b = ctx;
+
+	(void)error;
+	if (b->t->periods && b->n >= b->t->periods)
+		return 0;
+	is_synth_next(b->g, rec);
+	if (b->t->until_ns > 0 && rec->t_ns >= b->t->until_ns)
+		return 0;
+	b->n++;
+	return 1;
+}
+
+static void bounded_feedback(void *ctx, int cpu, int64_t resume_ns)
+{
+	is_synth_feedback(((struct bounded *)ctx)->g, cpu, resume_ns);
+}
+
 void is_sweep_trace_free(struct is_sweep_trace *t)
 {
 	if (!t)
@@ -102,6 +169,20 @@ bool is_sweep_run_one(const struct is_sweep_trace *t, const struct is_governor *
 
 	if (!s)
 		return false;
+	if (t->synthetic) {
+		/* Closed loop: the job's own copy of the scenario, from its seed. */
+		struct bounded b = { .t = t };
+		struct is_source src = { .ctx = &b, .next = bounded_next, .feedback = bounded_feedback };
+		bool ok;
+
+		b.g = is_synth_new(&t->syn, error);
+		ok = b.g && is_sim_run(s, &src, error);
+		is_synth_free(b.g);
+		if (ok)
+			is_sim_total(s, out);
+		is_sim_free(s);
+		return ok;
+	}
 	for (size_t i = 0; i < t->n; i++)
 		if (!is_sim_feed(s, &t->recs[i], error)) {
 			g_prefix_error(error, "%s: %s: ", t->path, g->name);
