@@ -172,6 +172,9 @@ expect 2 "model mode only" -- "$IDLESIM" run -w idle -g oracle --periods 10 --mo
 
 # --- bench (tiny, checks it works; the speed figure is a benchmark)
 expect 0 "oracle" "M periods/s" -- "$IDLESIM" bench --periods 20000
+expect 0 "teo-6.12" "M periods/s" -- "$IDLESIM" bench --periods 20000 -w mixed -g teo-6.12 -r 1
+expect 0 "wteo" "M periods/s" -- "$IDLESIM" bench --periods 20000 -w mixed --closed-loop -g wteo -r 1
+expect 2 "--closed-loop needs --workload" -- "$IDLESIM" bench --periods 20 --closed-loop
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * idlesim bench: writes a binary trace of N idle periods from the "basic"
- * workload (unless --trace is given), then replays it through each governor
- * from the file, streaming, and reports idle periods per second on one
- * core together with the peak resident set size.
+ * workload or a scenario (--workload; unless --trace is given), then replays
+ * it through each governor from the file, streaming, and reports idle
+ * periods per second on one core together with the peak resident set size.
+ * --closed-loop instead times generation and simulation together, closed
+ * loop, without a file.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,10 +24,27 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static bool make_trace(const char *path, gint64 periods, GError **err)
+/* The benchmark's scenario: default params, 4 CPUs, seed 42. */
+static bool synth_config(const char *name, struct is_synth_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->w = is_workload_find(name);
+	if (!cfg->w)
+		return false;
+	is_params_defaults_of(cfg->w->params, cfg->w->nparams, &cfg->params);
+	cfg->cpus = 4;
+	cfg->hz = 100;
+	cfg->seed = 42;
+	cfg->latency_req_ns = 2147483647000LL;
+	return true;
+}
+
+static bool make_trace(const char *path, gint64 periods, const char *workload, GError **err)
 {
 	struct is_basic_params p;
-	struct is_basic_gen *g;
+	struct is_basic_gen *g = NULL;
+	struct is_synth_config scfg;
+	struct is_synth *sg = NULL;
 	struct is_trace_header h;
 	struct is_trace_writer *w;
 	struct is_record rec;
@@ -41,16 +60,31 @@ static bool make_trace(const char *path, gint64 periods, GError **err)
 	h.cpus = p.cpus;
 	h.has_seed = true;
 	h.seed = p.seed;
-	g_strlcpy(h.source, "idlesim bench: basic workload", sizeof(h.source));
+	g_snprintf(h.source, sizeof(h.source), "idlesim bench: %s workload",
+		   workload ? workload : "basic");
+	if (workload) {
+		synth_config(workload, &scfg);
+		sg = is_synth_new(&scfg, err);
+		if (!sg)
+			return false;
+	} else {
+		g = is_basic_new(&p);
+	}
 	w = is_trace_writer_open(path, IS_FMT_BINARY, &h, err);
-	if (!w)
+	if (!w) {
+		is_basic_free(g);
+		is_synth_free(sg);
 		return false;
-	g = is_basic_new(&p);
+	}
 	for (gint64 i = 0; i < periods && ok; i++) {
-		is_basic_next(g, &rec);
+		if (sg)
+			is_synth_next(sg, &rec);
+		else
+			is_basic_next(g, &rec);
 		ok = is_trace_write(w, &rec, err);
 	}
 	is_basic_free(g);
+	is_synth_free(sg);
 	if (!ok) {
 		is_trace_writer_abort(w);
 		return false;
@@ -58,16 +92,74 @@ static bool make_trace(const char *path, gint64 periods, GError **err)
 	return is_trace_writer_commit(w, err);
 }
 
+/* Generation and simulation in one process, closed loop: periods/s. */
+struct bench_src {
+	struct is_synth *g;
+	gint64 left;
+};
+
+static int bench_next(void *ctx, struct is_record *rec, GError **error)
+{
+	struct bench_src *b = ctx;
+
+	(void)error;
+	if (b->left-- <= 0)
+		return 0;
+	return is_synth_next(b->g, rec);
+}
+
+static void bench_feedback(void *ctx, int cpu, int64_t resume_ns)
+{
+	is_synth_feedback(((struct bench_src *)ctx)->g, cpu, resume_ns);
+}
+
+static bool run_closed(const struct is_governor *g, const char *workload, gint64 periods,
+		       double *secs, uint64_t *n, GError **err)
+{
+	struct is_synth_config scfg;
+	struct is_sim_config cfg = { 0 };
+	struct is_state_table *table;
+	struct bench_src b = { .left = periods };
+	struct is_source src = { .ctx = &b, .next = bench_next, .feedback = bench_feedback };
+	struct is_sim *sim;
+	double t0;
+	bool ok;
+
+	synth_config(workload, &scfg);
+	table = is_states_open("power9", &cfg.disabled, err);
+	if (!table)
+		return false;
+	cfg.states = table;
+	cfg.gov = g;
+	is_params_defaults(g, &cfg.params);
+	cfg.cpus = scfg.cpus;
+	cfg.hz = scfg.hz;
+	cfg.seed = 1;
+	t0 = now_s();
+	b.g = is_synth_new(&scfg, err);
+	sim = b.g ? is_sim_new(&cfg, err) : NULL;
+	ok = sim && is_sim_run(sim, &src, err);
+	*secs = now_s() - t0;
+	*n = sim ? is_sim_records(sim) : 0;
+	is_sim_free(sim);
+	is_synth_free(b.g);
+	is_states_free(table);
+	return ok;
+}
+
 int cmd_bench(int argc, char **argv)
 {
 	gint64 periods = 10000000;
-	g_autofree char *trace = NULL, *govs = NULL, *save = NULL;
+	g_autofree char *trace = NULL, *govs = NULL, *save = NULL, *workload = NULL;
+	gboolean closed = FALSE;
 	gint64 repeat = 3;
 	GOptionEntry entries[] = {
 		{ "periods", 'n', 0, G_OPTION_ARG_INT64, &periods, "idle periods to generate (default 10000000)", "N" },
 		{ "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "replay this trace instead", "FILE" },
 		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &govs, "governors (default: all)", "NAME[,NAME...]" },
 		{ "save", 0, 0, G_OPTION_ARG_FILENAME, &save, "keep the generated trace here", "FILE" },
+		{ "workload", 'w', 0, G_OPTION_ARG_STRING, &workload, "generate from this scenario (default params, 4 CPUs, seed 42) instead of basic", "NAME" },
+		{ "closed-loop", 0, 0, G_OPTION_ARG_NONE, &closed, "with --workload: no file, generate and simulate closed-loop in one process", NULL },
 		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "replays per governor; the fastest is reported (default 3)", "N" },
 		G_OPTION_ENTRY_NULL
 	};
@@ -88,6 +180,15 @@ int cmd_bench(int argc, char **argv)
 		cli_error("--save and --trace exclude each other");
 		return EXIT_USAGE;
 	}
+	if (workload && (trace || !is_workload_find(workload))) {
+		cli_error(trace ? "--workload and --trace exclude each other" :
+			  "--workload: unknown scenario (see idlesim synth --list)");
+		return EXIT_USAGE;
+	}
+	if (closed && (!workload || save)) {
+		cli_error("--closed-loop needs --workload and writes no file (no --save)");
+		return EXIT_USAGE;
+	}
 	if (govs) {
 		names = g_strsplit(govs, ",", -1);
 		for (int i = 0; names[i]; i++)
@@ -96,7 +197,7 @@ int cmd_bench(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 	}
-	if (!trace) {
+	if (!trace && !closed) {
 		double t0 = now_s();
 		int fd;
 
@@ -112,7 +213,7 @@ int cmd_bench(int argc, char **argv)
 			close(fd);
 			trace = g_strdup(tmp);
 		}
-		if (!make_trace(trace, periods, &err)) {
+		if (!make_trace(trace, periods, workload, &err)) {
 			cli_error("%s", err->message);
 			g_error_free(err);
 			if (tmp)
@@ -141,7 +242,13 @@ int cmd_bench(int argc, char **argv)
 		if (skip)
 			continue;
 		best = 0;
-		for (gint64 rep = 0; rep < repeat; rep++) {
+		for (gint64 rep = 0; rep < repeat && closed; rep++) {
+			if (!run_closed(g, workload, periods, &dt, &n, &err))
+				goto fail;
+			if (!best || dt < best)
+				best = dt;
+		}
+		for (gint64 rep = 0; rep < repeat && !closed; rep++) {
 			r = is_trace_open(trace, &err);
 			if (!r)
 				goto fail;
