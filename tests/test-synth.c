@@ -208,10 +208,10 @@ static void test_scenario_rates(void **state)
 	 * about 2000 * 500 / 550 = 1818/s.  A 10 s run has ~18000 arrivals
 	 * (sd ~135): accept 1650..2000.
 	 */
-	rates("schbench", "threads=8", 10, r, &idle);
+	rates("schbench", "threads=8,msg_us=4000,work_us=50", 10, r, &idle);
 	assert_true(r[IS_CAUSE_IPI] > 1650 && r[IS_CAUSE_IPI] < 2000);
 	/* threads=2: a quarter of that. */
-	rates("schbench", "threads=2", 10, r, &idle);
+	rates("schbench", "threads=2,msg_us=4000,work_us=50", 10, r, &idle);
 	assert_true(r[IS_CAUSE_IPI] > 420 && r[IS_CAUSE_IPI] < 520);
 	/*
 	 * ebizzy-sleep -i 10000, alloc=malloc: one sleep per cycle of about
@@ -254,7 +254,8 @@ static void test_scenario_rates(void **state)
 	 * first 5 s's ~2300 IPIs (threads=2: 500/s less ~1% lost to work).
 	 */
 	{
-		struct is_synth *g = gen("schbench", 1, 3, "phase_ms=5000,phase_scale_pct=1000");
+		struct is_synth *g = gen("schbench", 1, 3,
+					 "msg_us=4000,work_us=50,phase_ms=5000,phase_scale_pct=1000");
 		struct is_record rec;
 		double first = 0, second = 0;
 

@@ -17,6 +17,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
+int cmd_rfc(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 
 /* Parse options; prints errors and returns false with *code set. */

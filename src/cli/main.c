@@ -107,6 +107,7 @@ static const struct {
 	{ "replay", cmd_replay, "replay one governor decision by decision (--check, --digest)" },
 	{ "import", cmd_import, "turn a kernel capture into a native trace" },
 	{ "synth", cmd_synth, "write a synthetic workload scenario as a trace" },
+	{ "rfc", cmd_rfc, "rerun the weighted-TEO RFC's experiments on the model" },
 	{ "sweep", cmd_sweep, "run a governor over a grid of params x traces" },
 	{ "merge", cmd_merge, "join the shards of a sweep" },
 	{ "convert", cmd_convert, "convert a trace between text and binary" },

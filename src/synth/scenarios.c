@@ -94,8 +94,8 @@ static void ebizzy_build(const struct is_params *p, int cpu, struct is_synth_blo
 enum { SB_THREADS, SB_MSG_US, SB_WORK_US, SB_N };
 static const struct is_param_desc schbench_params[] = {
 	{ "threads", "schbench -t: worker threads per message thread", 2, 1, 4096, NULL },
-	{ "msg_us", "mean time between two messages to one worker", 4000, 1, 10000000, NULL },
-	{ "work_us", "mean CPU time a worker spends per message (exponential)", 50, 1, 1000000, NULL },
+	{ "msg_us", "mean time between two messages to one worker (schbench -s, 30 ms)", 30000, 1, 10000000, NULL },
+	{ "work_us", "mean CPU time a worker spends per message (exponential; an assumption)", 200, 1, 1000000, NULL },
 	COMMON_PARAMS,
 };
 
