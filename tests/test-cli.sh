@@ -157,6 +157,9 @@ expect 0 "replayed" -- sh -c "'$IDLESIM' run -t '$T/s1.trace' -g oracle >/dev/nu
 expect 2 "unknown scenario 'nope'" -- "$IDLESIM" synth -w nope --periods 10 -o "$T/x.trace"
 expect 2 "workload schbench has no param 'nope'" -- "$IDLESIM" synth -w schbench --wparam nope=1 --periods 10 -o "$T/x.trace"
 expect 2 "out of range 1..4096" -- "$IDLESIM" synth -w schbench --wparam threads=0 --periods 10 -o "$T/x.trace"
+expect 2 "out of range 1..4096" -- "$IDLESIM" synth -w schbench --param threads=0 --periods 10 -o "$T/x.trace"
+"$IDLESIM" synth -w schbench --param threads=8 --cpus 3 --wseed 5 --periods 3000 -o "$T/s4.trace" 2>/dev/null
+cmp -s "$T/s1.trace" "$T/s4.trace" && ok || bad "synth --param and --wparam differ"
 expect 2 "exactly one of --periods" -- "$IDLESIM" synth -w idle --periods 10 --duration 1s -o "$T/x.trace"
 expect 2 "exactly one of --periods" -- "$IDLESIM" synth -w idle -o "$T/x.trace"
 expect 2 "--duration 5parsecs" -- "$IDLESIM" synth -w idle --duration 5parsecs -o "$T/x.trace"

@@ -184,8 +184,10 @@ int cmd_synth(int argc, char **argv)
 	g_autofree char *out = NULL, *states = NULL, *to = NULL;
 	gboolean list = FALSE;
 	struct cli_workload w = { 0 };
+	g_auto(GStrv) params = NULL;
 	GOptionEntry entries[] = {
 		{ "list", 'l', 0, G_OPTION_ARG_NONE, &list, "list the scenarios and their params", NULL },
+		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &params, "a scenario param: key=value (as --wparam)", "KV" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "the trace to write (complete or not at all)", "FILE" },
 		{ "states", 's', 0, G_OPTION_ARG_STRING, &states, "state table named in the header (default power9)", "NAME|FILE|DIR" },
 		{ "to", 0, 0, G_OPTION_ARG_STRING, &to, "text or binary (default: by the file name, .trace = text)", "FMT" },
@@ -231,6 +233,17 @@ int cmd_synth(int argc, char **argv)
 	if (to && strcmp(to, "text") && strcmp(to, "binary")) {
 		cli_error("--to must be text or binary, not '%s'", to);
 		goto out;
+	}
+	if (params) {
+		/* --param and --wparam both name scenario params here. */
+		GStrvBuilder *b = g_strv_builder_new();
+
+		if (w.params)
+			g_strv_builder_addv(b, (const char **)w.params);
+		g_strv_builder_addv(b, (const char **)params);
+		g_strfreev(w.params);
+		w.params = g_strv_builder_end(b);
+		g_strv_builder_unref(b);
 	}
 	if (!cli_workload_config(&w, &cfg, &code))
 		goto out;
