@@ -335,26 +335,7 @@ static void run_closed(const struct is_governor *g, const char *name, const char
 	is_states_free(t);
 }
 
-/* The same through is_sim_run and a bounded source: the closed loop. */
-struct bounded {
-	struct is_synth *g;
-	int64_t until;
-};
-
-static int bounded_next(void *ctx, struct is_record *rec, GError **error)
-{
-	struct bounded *b = ctx;
-
-	(void)error;
-	is_synth_next(b->g, rec);
-	return rec->t_ns < b->until;
-}
-
-static void bounded_feedback(void *ctx, int cpu, int64_t resume)
-{
-	is_synth_feedback(((struct bounded *)ctx)->g, cpu, resume);
-}
-
+/* The same through is_sim_run and the bounded source: the closed loop. */
 static void run_loop(const struct is_governor *g, const char *name, const char *kv,
 		     int64_t latency_req_ns, int64_t until_ns, struct closed *out)
 {
@@ -362,14 +343,15 @@ static void run_loop(const struct is_governor *g, const char *name, const char *
 	uint32_t disabled = 0;
 	struct is_state_table *t = is_states_open("power9", &disabled, NULL);
 	struct is_sim_config cfg = { .states = t, .gov = g, .cpus = 2, .hz = 100, .seed = 1 };
-	struct bounded b = { .until = until_ns };
-	struct is_source src = { .ctx = &b, .next = bounded_next, .feedback = bounded_feedback };
+	struct is_synth_bounded b = { .until_ns = until_ns };
+	struct is_source src;
 	struct is_sim *s;
 
 	scfg.w = is_workload_find(name);
 	apply(scfg.w, &scfg.params, kv);
 	is_params_defaults(g, &cfg.params);
 	b.g = is_synth_new(&scfg, NULL);
+	is_source_from_synth_bounded(&src, &b);
 	s = is_sim_new(&cfg, NULL);
 	assert_true(is_sim_run(s, &src, NULL));
 	out->records = is_sim_records(s);

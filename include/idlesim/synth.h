@@ -121,4 +121,16 @@ uint64_t is_synth_records(const struct is_synth *g);
 /* As a simulation source, with feedback: closed loop. */
 void is_source_from_synth(struct is_source *src, struct is_synth *g);
 
+/*
+ * The same, ending after @periods records (0: no bound) or at the first
+ * record starting at or after @until_ns (0: no bound).
+ */
+struct is_synth_bounded {
+	struct is_synth *g;
+	uint64_t periods;
+	int64_t until_ns;
+	uint64_t n;              /* records given so far */
+};
+void is_source_from_synth_bounded(struct is_source *src, struct is_synth_bounded *b);
+
 #endif

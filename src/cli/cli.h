@@ -70,6 +70,8 @@ void cli_json_string(GString *out, const char *s);
 /* Sums of the per-state above/below counters. */
 void cli_above_below(const struct is_metrics *m, const struct is_state_table *t,
 		     uint64_t *above, uint64_t *below);
+/* "  name=default (range)  help" lines of a param list. */
+void print_params(FILE *f, const struct is_param_desc *d, int n);
 void print_states(FILE *f, const struct is_state_table *t, uint32_t disabled);
 
 /* Synthetic workload options, shared by synth and run. */
@@ -88,12 +90,5 @@ bool cli_workload_config(struct cli_workload *w, struct is_synth_config *cfg, in
 void cli_workload_header(const struct cli_workload *w, const struct is_synth_config *cfg,
 			 const struct is_state_table *t, struct is_trace_header *h);
 bool cli_parse_duration(const char *s, int64_t *ns);
-/* A generator as a source that stops at --periods or --duration. */
-struct cli_limited {
-	struct is_synth *g;
-	const struct cli_workload *w;
-	uint64_t n;
-};
-void cli_limited_source(struct cli_limited *l, struct is_source *src);
 
 #endif

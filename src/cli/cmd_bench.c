@@ -93,34 +93,14 @@ static bool make_trace(const char *path, gint64 periods, const char *workload, G
 }
 
 /* Generation and simulation in one process, closed loop: periods/s. */
-struct bench_src {
-	struct is_synth *g;
-	gint64 left;
-};
-
-static int bench_next(void *ctx, struct is_record *rec, GError **error)
-{
-	struct bench_src *b = ctx;
-
-	(void)error;
-	if (b->left-- <= 0)
-		return 0;
-	return is_synth_next(b->g, rec);
-}
-
-static void bench_feedback(void *ctx, int cpu, int64_t resume_ns)
-{
-	is_synth_feedback(((struct bench_src *)ctx)->g, cpu, resume_ns);
-}
-
 static bool run_closed(const struct is_governor *g, const char *workload, gint64 periods,
 		       double *secs, uint64_t *n, GError **err)
 {
 	struct is_synth_config scfg;
 	struct is_sim_config cfg = { 0 };
 	struct is_state_table *table;
-	struct bench_src b = { .left = periods };
-	struct is_source src = { .ctx = &b, .next = bench_next, .feedback = bench_feedback };
+	struct is_synth_bounded b = { .periods = (uint64_t)periods };
+	struct is_source src;
 	struct is_sim *sim;
 	double t0;
 	bool ok;
@@ -135,6 +115,7 @@ static bool run_closed(const struct is_governor *g, const char *workload, gint64
 	cfg.cpus = scfg.cpus;
 	cfg.hz = scfg.hz;
 	cfg.seed = 1;
+	is_source_from_synth_bounded(&src, &b);
 	t0 = now_s();
 	b.g = is_synth_new(&scfg, err);
 	sim = b.g ? is_sim_new(&cfg, err) : NULL;

@@ -184,14 +184,15 @@ int cmd_run(int argc, char **argv)
 	if (wl.name) {
 		/* Closed loop: each governor drives its own copy of the scenario. */
 		for (int i = 0; i < ngov; i++) {
-			struct cli_limited lim = { .w = &wl };
+			struct is_synth_bounded lim = { .periods = (uint64_t)wl.periods,
+							.until_ns = wl.until_ns };
 			struct is_source src;
 			bool ok;
 
 			lim.g = is_synth_new(&scfg, &err);
 			if (!lim.g)
 				goto fail;
-			cli_limited_source(&lim, &src);
+			is_source_from_synth_bounded(&src, &lim);
 			ok = is_sim_run(res[i].sim, &src, &err);
 			rep.records = lim.n;
 			is_synth_free(lim.g);

@@ -120,19 +120,7 @@ int cmd_governors(int argc, char **argv)
 	}
 	for (const struct is_governor *const *g = is_governors(); *g; g++) {
 		printf("%s: %s\n", (*g)->name, (*g)->description);
-		for (int i = 0; i < (*g)->nparams; i++) {
-			const struct is_param_desc *d = &(*g)->params[i];
-
-			if (d->choices) {
-				printf("  %s=%s (", d->name, d->choices[d->def]);
-				for (int c = 0; d->choices[c]; c++)
-					printf("%s%s", c ? "|" : "", d->choices[c]);
-				printf(")  %s\n", d->help);
-			} else {
-				printf("  %s=%" G_GINT64_FORMAT " (%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
-				       ")  %s\n", d->name, d->def, d->min, d->max, d->help);
-			}
-		}
+		print_params(stdout, (*g)->params, (*g)->nparams);
 	}
 	return EXIT_OK;
 }

@@ -130,52 +130,12 @@ void cli_workload_header(const struct cli_workload *w, const struct is_synth_con
 	g_strlcpy(h->source, src->str, sizeof(h->source));
 }
 
-static int limited_next(void *ctx, struct is_record *rec, GError **error)
-{
-	struct cli_limited *l = ctx;
-
-	(void)error;
-	if (l->w->periods > 0 && l->n >= (uint64_t)l->w->periods)
-		return 0;
-	is_synth_next(l->g, rec);
-	if (l->w->until_ns > 0 && rec->t_ns >= l->w->until_ns)
-		return 0;
-	l->n++;
-	return 1;
-}
-
-static void limited_feedback(void *ctx, int cpu, int64_t resume_ns)
-{
-	struct cli_limited *l = ctx;
-
-	is_synth_feedback(l->g, cpu, resume_ns);
-}
-
-void cli_limited_source(struct cli_limited *l, struct is_source *src)
-{
-	src->ctx = l;
-	src->next = limited_next;
-	src->feedback = limited_feedback;
-}
-
 static void list_workloads(void)
 {
 	for (const struct is_workload *const *w = is_workloads(); *w; w++) {
 		printf("%s: %s\n  approximates: %s\n  leaves out: %s\n", (*w)->name,
 		       (*w)->description, (*w)->approximates, (*w)->leaves_out);
-		for (int i = 0; i < (*w)->nparams; i++) {
-			const struct is_param_desc *d = &(*w)->params[i];
-
-			if (d->choices) {
-				printf("  %s=%s (", d->name, d->choices[d->def]);
-				for (int c = 0; d->choices[c]; c++)
-					printf("%s%s", c ? "|" : "", d->choices[c]);
-				printf(")  %s\n", d->help);
-			} else {
-				printf("  %s=%" G_GINT64_FORMAT " (%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
-				       ")  %s\n", d->name, d->def, d->min, d->max, d->help);
-			}
-		}
+		print_params(stdout, (*w)->params, (*w)->nparams);
 	}
 }
 
@@ -199,7 +159,7 @@ int cmd_synth(int argc, char **argv)
 	struct is_trace_writer *wr = NULL;
 	struct is_synth *g = NULL;
 	struct is_trace_header h;
-	struct cli_limited lim = { 0 };
+	struct is_synth_bounded lim = { 0 };
 	struct is_source src;
 	struct is_record rec;
 	enum is_trace_format fmt;
@@ -261,8 +221,9 @@ int cmd_synth(int argc, char **argv)
 	if (!wr)
 		goto fail;
 	lim.g = g;
-	lim.w = &w;
-	cli_limited_source(&lim, &src);
+	lim.periods = (uint64_t)w.periods;
+	lim.until_ns = w.until_ns;
+	is_source_from_synth_bounded(&src, &lim);
 	while ((n = src.next(src.ctx, &rec, &err)) > 0)
 		if (!is_trace_write(wr, &rec, &err))
 			break;

@@ -265,3 +265,18 @@ void report_table(FILE *f, const struct run_report *r)
 		fprintf(f, "\n");
 	}
 }
+
+void print_params(FILE *f, const struct is_param_desc *d, int n)
+{
+	for (int i = 0; i < n; i++, d++) {
+		if (d->choices) {
+			fprintf(f, "  %s=%s (", d->name, d->choices[d->def]);
+			for (int c = 0; d->choices[c]; c++)
+				fprintf(f, "%s%s", c ? "|" : "", d->choices[c]);
+			fprintf(f, ")  %s\n", d->help);
+		} else {
+			fprintf(f, "  %s=%" G_GINT64_FORMAT " (%" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
+				")  %s\n", d->name, d->def, d->min, d->max, d->help);
+		}
+	}
+}

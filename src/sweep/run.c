@@ -108,31 +108,6 @@ struct is_sweep_trace *is_sweep_workload_new(const struct is_synth_config *cfg,
 	return t;
 }
 
-struct bounded {
-	struct is_synth *g;
-	const struct is_sweep_trace *t;
-	uint64_t n;
-};
-
-static int bounded_next(void *ctx, struct is_record *rec, GError **error)
-{
-	struct bounded *b = ctx;
-
-	(void)error;
-	if (b->t->periods && b->n >= b->t->periods)
-		return 0;
-	is_synth_next(b->g, rec);
-	if (b->t->until_ns > 0 && rec->t_ns >= b->t->until_ns)
-		return 0;
-	b->n++;
-	return 1;
-}
-
-static void bounded_feedback(void *ctx, int cpu, int64_t resume_ns)
-{
-	is_synth_feedback(((struct bounded *)ctx)->g, cpu, resume_ns);
-}
-
 void is_sweep_trace_free(struct is_sweep_trace *t)
 {
 	if (!t)
@@ -171,10 +146,11 @@ bool is_sweep_run_one(const struct is_sweep_trace *t, const struct is_governor *
 		return false;
 	if (t->synthetic) {
 		/* Closed loop: the job's own copy of the scenario, from its seed. */
-		struct bounded b = { .t = t };
-		struct is_source src = { .ctx = &b, .next = bounded_next, .feedback = bounded_feedback };
+		struct is_synth_bounded b = { .periods = t->periods, .until_ns = t->until_ns };
+		struct is_source src;
 		bool ok;
 
+		is_source_from_synth_bounded(&src, &b);
 		b.g = is_synth_new(&t->syn, error);
 		ok = b.g && is_sim_run(s, &src, error);
 		is_synth_free(b.g);

@@ -317,6 +317,32 @@ void is_source_from_synth(struct is_source *src, struct is_synth *g)
 	src->feedback = synth_feedback;
 }
 
+static int bounded_next(void *ctx, struct is_record *rec, GError **error)
+{
+	struct is_synth_bounded *b = ctx;
+
+	(void)error;
+	if (b->periods && b->n >= b->periods)
+		return 0;
+	is_synth_next(b->g, rec);
+	if (b->until_ns > 0 && rec->t_ns >= b->until_ns)
+		return 0;
+	b->n++;
+	return 1;
+}
+
+static void bounded_feedback(void *ctx, int cpu, int64_t resume_ns)
+{
+	is_synth_feedback(((struct is_synth_bounded *)ctx)->g, cpu, resume_ns);
+}
+
+void is_source_from_synth_bounded(struct is_source *src, struct is_synth_bounded *b)
+{
+	src->ctx = b;
+	src->next = bounded_next;
+	src->feedback = bounded_feedback;
+}
+
 uint64_t is_synth_records(const struct is_synth *g)
 {
 	return g->records;
