@@ -56,6 +56,11 @@ static const struct is_record recs[] = {
 	{ .kind = IS_REC_IDLE, .cpu = 1, .t_ns = 1000000000001LL, .sleep_ns = 1, .tick_ns = 2,
 	  .lat_ns = 3, .idle_ns = 4, .cause = IS_CAUSE_POLL, .has = IS_HAS_PL | IS_HAS_KSTATE,
 	  .flags = IS_F_PL, .kstate = 0 },
+	{ .kind = IS_REC_IDLE, .cpu = 1, .t_ns = 1000000000002LL, .sleep_ns = 1, .tick_ns = 2,
+	  .lat_ns = 3, .idle_ns = 4, .cause = IS_CAUSE_UNKNOWN, .has = IS_HAS_KSTATE,
+	  .kstate = 3, .est = IS_EST_SLEEP | IS_EST_IDLE },
+	{ .kind = IS_REC_IDLE, .cpu = 0, .t_ns = 1000000000003LL, .sleep_ns = 1, .tick_ns = 2,
+	  .lat_ns = 3, .idle_ns = 4, .cause = IS_CAUSE_TICK, .est = IS_EST_ALL },
 };
 
 static void write_all(const char *path, enum is_trace_format fmt)
@@ -198,6 +203,14 @@ static const struct {
 	{ "end count", HDR I0 "end 2\n", { ":7:", "'end'", "does not match" } },
 	{ "after end", HDR I0 "end 1\nI 0 100 5000 3000 0 1000000 4000 timer\n",
 	  { ":8:", "'end'", "after" } },
+	{ "estimate twice", HDR "I 0 100 5000 3000 0 1000000 4000 timer est=ts est=sleep\n",
+	  { ":6:", "'est'", "twice" } },
+	{ "estimate repeated", HDR "I 0 100 5000 3000 0 1000000 4000 timer est=ts+ts\n",
+	  { ":6:", "'est'", "sleep, ts, idle" } },
+	{ "estimate unknown", HDR "I 0 100 5000 3000 0 1000000 4000 timer est=cause\n",
+	  { ":6:", "'est'", "sleep, ts, idle" } },
+	{ "estimate trailing +", HDR "I 0 100 5000 3000 0 1000000 4000 timer est=ts+\n",
+	  { ":6:", "'est'", "sleep, ts, idle" } },
 	{ "unknown kind", HDR "X 1 2\n", { ":6:", "'kind'", "unknown record kind" } },
 	{ "huge idle", HDR "I 0 100 5000 3000 0 1000 99999999999999999 timer\n",
 	  { ":6:", "'idle_ns'", "10^15" } },
@@ -282,6 +295,19 @@ static void test_bad_binary(void **state)
 		v[8] = 9;
 		p = write_tmp(v, len);
 		expect_error(p, "binary version", e);
+		g_unlink(p);
+	}
+	/* An unknown estimate bit in the first (idle) record's byte 7. */
+	{
+		g_autofree char *v = g_memdup2(data, len);
+		g_autofree char *p = NULL;
+		const char *const e[3] = { "record 1", "'est'", "unknown estimate bits" };
+		uint32_t hlen = (uint8_t)v[12] | (uint8_t)v[13] << 8 | (uint8_t)v[14] << 16 |
+				(uint32_t)(uint8_t)v[15] << 24;
+
+		v[16 + hlen + 7] = 0x08;
+		p = write_tmp(v, len);
+		expect_error(p, "binary est", e);
 		g_unlink(p);
 	}
 	/* Trailing garbage after the end record. */

@@ -64,6 +64,18 @@ enum {
 	IS_F_ALL    = IS_F_TS | IS_F_NOWORK | IS_F_REJ | IS_F_VALUES,
 };
 
+/*
+ * Inputs that an importer could not observe and filled in by a documented
+ * fallback (is_record.est of idle records).  A replay on such a record is
+ * an approximation; reports count these periods apart from exact ones.
+ */
+enum {
+	IS_EST_SLEEP = 1u << 0, /* sleep_ns / tick_ns not from tracked timers */
+	IS_EST_TS    = 1u << 1, /* tick_stopped not from tick_stop events */
+	IS_EST_IDLE  = 1u << 2, /* idle_ns not from an observed exit */
+	IS_EST_ALL   = 0x7u,
+};
+
 struct is_record {
 	uint8_t kind;
 	uint8_t cause;     /* enum is_cause (idle records) */
@@ -71,7 +83,10 @@ struct is_record {
 	uint8_t has;       /* IS_HAS_* */
 	uint16_t cpu;      /* IS_CPU_ALL allowed for state events */
 	int8_t kstate;     /* idle: recorded state; state event: state index */
-	uint8_t disable;   /* state event: 1 = disabled, 0 = enabled */
+	union {
+		uint8_t disable; /* state event: 1 = disabled, 0 = enabled */
+		uint8_t est;     /* idle record: IS_EST_* bits */
+	};
 	int64_t t_ns;      /* clock at select (or at the state event) */
 	int64_t sleep_ns;  /* tick_nohz_get_sleep_length() return value */
 	int64_t tick_ns;   /* its *delta_next: time till the next tick */

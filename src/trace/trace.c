@@ -252,6 +252,10 @@ const char *is_trace_check(const struct is_trace_header *h, int64_t last_t,
 		*msg = "unknown flag bits";
 		return "flags";
 	}
+	if (rec->est & ~IS_EST_ALL) {
+		*msg = "unknown estimate bits";
+		return "est";
+	}
 	/*
 	 * sleep_ns and tick_ns may be negative: tick_nohz_get_sleep_length()
 	 * measures from the idle entry time, so a recorded kernel can report

@@ -205,7 +205,7 @@ int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error
 			rec->draw = ld32(q);
 		if (!(rec->has & IS_HAS_KSTATE))
 			rec->kstate = 0;
-		rec->disable = 0;
+		/* rec->est is p[7], read above as the union's other member */
 	}
 	if (G_UNLIKELY(!is_trace_check_fast(&r->h, r->last_t, rec))) {
 		field = is_trace_check(&r->h, r->last_t, rec, &msg);
@@ -251,6 +251,7 @@ bool is_bin_write(struct is_trace_writer *w, const struct is_record *rec)
 		buf[2] = rec->flags;
 		buf[3] = (unsigned char)has;
 		buf[6] = (has & IS_HAS_KSTATE) ? (unsigned char)rec->kstate : 0;
+		buf[7] = rec->est;
 		st64(buf + 16, rec->sleep_ns);
 		st64(buf + 24, rec->tick_ns);
 		st64(buf + 32, rec->lat_ns);

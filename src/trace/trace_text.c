@@ -126,6 +126,35 @@ static const char *const idle_fields[] = {
 	"idle_ns", "cause",
 };
 
+/* Names of the IS_EST_* bits, bit 0 first. */
+static const char *const est_names[] = { "sleep", "ts", "idle" };
+
+/* "sleep+ts" -> IS_EST_SLEEP | IS_EST_TS; 0 or -1 when malformed. */
+static int parse_est(const char *s, size_t n)
+{
+	int e = 0;
+
+	while (n) {
+		const char *plus = memchr(s, '+', n);
+		size_t l = plus ? (size_t)(plus - s) : n;
+		unsigned b;
+
+		for (b = 0; b < G_N_ELEMENTS(est_names); b++)
+			if (strlen(est_names[b]) == l && memcmp(s, est_names[b], l) == 0)
+				break;
+		if (b == G_N_ELEMENTS(est_names) || (e & (1 << b)))
+			return -1;
+		e |= 1 << b;
+		if (!plus)
+			break;
+		s += l + 1;
+		n -= l + 1;
+		if (!n)
+			return -1;
+	}
+	return e;
+}
+
 static int parse_bool(const char *s, size_t n)
 {
 	if (n == 1 && (s[0] == '0' || s[0] == '1'))
@@ -160,6 +189,7 @@ static int parse_idle(struct is_trace_reader *r, const char **tok, size_t *tl,
 	rec->sleep_ns = v[3];
 	rec->tick_ns = v[4];
 	rec->flags = v[5] ? IS_F_TS : 0;
+	rec->est = 0;
 	rec->lat_ns = v[6];
 	rec->idle_ns = v[7];
 	rec->cause = (uint8_t)c;
@@ -194,7 +224,18 @@ static int parse_idle(struct is_trace_reader *r, const char **tok, size_t *tl,
 			fbit = IS_F_NOWORK;
 		else if (K("rej"))
 			fbit = IS_F_REJ;
-		else
+		else if (K("est")) {
+			int e = parse_est(val, vl);
+
+			if (e <= 0)
+				return field_err(r, error, "est",
+						 "must be names from sleep, ts, idle joined by '+'",
+						 val, vl);
+			if (rec->est)
+				return field_err(r, error, "est", "given twice", NULL, 0);
+			rec->est = (uint8_t)e;
+			continue;
+		} else
 			return field_err(r, error, "?", "unknown optional field", tok[i], kl);
 		if ((bit && (rec->has & bit)) || (!bit && (rec->flags & fbit)))
 			return field_err(r, error, tok[i], "given twice", NULL, 0);
@@ -362,6 +403,16 @@ bool is_text_write(struct is_trace_writer *w, const struct is_record *rec)
 		fputs(" nw=1", f);
 	if (rec->flags & IS_F_REJ)
 		fputs(" rej=1", f);
+	if (rec->est) {
+		const char *sep = " est=";
+
+		for (unsigned b = 0; b < G_N_ELEMENTS(est_names); b++)
+			if (rec->est & (1u << b)) {
+				fputs(sep, f);
+				fputs(est_names[b], f);
+				sep = "+";
+			}
+	}
 	fputc('\n', f);
 	return !ferror(f);
 }
