@@ -139,7 +139,21 @@ expect 1 "lost.txt:9: field 'events'" "lost events" -- "$IDLESIM" import --forma
 [ ! -e "$T/lost.trace" ] && ok || bad "import left a trace behind after an error"
 sed 's/state=4 stop_tick/state=9 stop_tick/' "$TESTDATA/cpuidle-events.txt" > "$T/bad9.txt"
 expect 1 "bad9.txt:12: field 'state'" "outside the state table" -- "$IDLESIM" import --format cpuidle-events "$T/bad9.txt" -o "$T/bad9.trace"
-expect 2 "--format" -- "$IDLESIM" import "$TESTDATA/cpuidle-events.txt" -o "$T/x.trace"
+expect 2 "--format: 'nonsense'" -- "$IDLESIM" import --format nonsense "$TESTDATA/cpuidle-events.txt" -o "$T/x.trace"
+
+# --- import of stock captures (tests/test-import.c covers the rules)
+# The series' capture also holds power:cpu_idle: imported as a stock
+# capture, the kernel's states (k=) are those of the series' own events.
+expect 0 "idle periods on 2 CPUs" -- "$IDLESIM" import "$TESTDATA/cpuidle-events.txt" -o "$T/stock.trace"
+k1=$(grep '^I' "$T/imp.trace" | grep -v 'rej=1' | sed 's/.* k=\([0-9]*\).*/\1/' | tr '\n' ' ')
+k2=$(grep '^I' "$T/stock.trace" | sed 's/.* k=\([0-9]*\).*/\1/' | tr '\n' ' ')
+[ -n "$k1" ] && [ "$k1" = "$k2" ] && ok || bad "stock import states '$k2' differ from the series' '$k1'"
+expect 0 "capture" "cpu_idle_miss cross-check" "open-loop" "recorded " "teo-6.12 " "Residency per state" \
+	-- "$IDLESIM" import --report -g teo-6.12 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/x86.istb"
+expect 0 "Accuracy" "teo-6.12 " -- "$IDLESIM" run -t "$T/x86.istb" -g teo-6.12
+expect 2 "--governor goes with --report" -- "$IDLESIM" import -g teo-6.12 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/y.trace"
+expect 1 "README.md:5: field 'cpu'" "not an ftrace event line" -- "$IDLESIM" import "$TRACES/README.md" -o "$T/y.trace"
+[ ! -e "$T/y.trace" ] && ok || bad "a failed import left a file"
 
 # --- synth and run --workload
 expect 0 "schbench" "ebizzy-sleep" "pgbench" "hackbench" "mixed" "idle:" "threads=2 (1..4096)" "approximates" "leaves out" -- "$IDLESIM" synth --list

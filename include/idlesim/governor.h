@@ -63,6 +63,13 @@ struct is_gov_call {
 	 */
 	int64_t oracle_idle_ns;
 	int oracle_state;
+	/*
+	 * Only "recorded" may read these: the decision in the trace (k=,
+	 * stop=), -1 when absent, so a capture's own choices can be scored
+	 * by the same model as a governor's.
+	 */
+	int recorded_state;
+	int recorded_stop;
 };
 
 /* tick_nohz_get_sleep_length(): returns the sleep length, sets *delta_next. */
@@ -93,6 +100,7 @@ struct is_governor {
 	const char *name;
 	const char *description;
 	size_t state_size;
+	bool needs_recorded;   /* replays the trace's k=: not for synthetic input */
 	const struct is_param_desc *params;
 	int nparams;
 	/* enable_device(): 0 or a negative errno-style code. */

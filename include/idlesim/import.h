@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <glib.h>
+#include "idlesim/metrics.h"
+#include "idlesim/states.h"
 #include "idlesim/trace.h"
 
 struct is_import_stats {
@@ -31,5 +33,83 @@ struct is_import_stats {
 bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_format fmt,
 			      const struct is_trace_header *h,
 			      struct is_import_stats *stats, GError **error);
+
+/*
+ * Stock captures: the tracepoints of an unpatched kernel (power:cpu_idle,
+ * power:cpu_idle_miss, timer:hrtimer_*, timer:tick_stop, irq:*, ipi:*,
+ * sched:sched_wakeup/sched_switch) as ftrace text, trace-cmd report text
+ * or trace.dat.  Each cpu_idle entry/exit pair becomes one idle record
+ * with the kernel's state (k=); the inputs a governor needs are
+ * reconstructed from the other events, and each one that could not be is
+ * filled in by a documented fallback and marked (is_record.est).  See
+ * traces/README.md, "Importing stock captures".
+ */
+enum is_capture_format {
+	IS_CAP_AUTO = 0,
+	IS_CAP_FTRACE,     /* tracefs "trace" file */
+	IS_CAP_TRACECMD,   /* "trace-cmd report" text */
+	IS_CAP_DAT,        /* trace.dat, through libtracecmd */
+};
+
+const char *is_capture_format_name(enum is_capture_format f);
+/* -1 when unknown. */
+int is_capture_format_parse(const char *s);
+/* Whether this build reads trace.dat (meson -Dtracecmd). */
+bool is_capture_dat_supported(void);
+
+struct is_capture_options {
+	enum is_capture_format format;
+	int hz;                      /* CONFIG_HZ of the captured kernel */
+	size_t reorder_window;       /* events held to sort out-of-order input; 0 = default */
+};
+#define IS_CAPTURE_DEFAULT_WINDOW 65536
+
+struct is_capture_stats {
+	enum is_capture_format format;  /* as detected */
+	uint64_t bytes, lines;          /* input size (decompressed), lines (text) */
+	uint64_t events;                /* events parsed */
+	uint64_t used_events;           /* of which the importer uses */
+	uint64_t unknown_events;        /* other events (counted, ignored) */
+	uint64_t idle_events;           /* cpu_idle entries and exits */
+	uint64_t records;               /* idle records written */
+	uint64_t exact;                 /* records with no estimated input */
+	uint64_t est_sleep, est_ts, est_idle;
+	uint64_t cause[IS_CAUSE_COUNT];
+	uint64_t partial_start;         /* capture began inside the period */
+	uint64_t partial_end;           /* capture ended inside it */
+	uint64_t no_exit;               /* entry without exit and no later event: dropped */
+	uint64_t stray_exit;            /* exit without an entry (not at the start) */
+	uint64_t lost_markers;          /* lost-events markers */
+	uint64_t lost_dropped;          /* periods open at a lost-events marker: dropped */
+	uint64_t hotplug_dropped;       /* periods open when their CPU was hotplugged */
+	uint64_t buffer_starts;         /* "CPU N buffer started" markers */
+	uint64_t reordered;             /* events that arrived out of time order */
+	uint64_t timers_unknown_id;     /* hrtimer cancels whose timer was not identifiable */
+	/* cpu_idle_miss cross-check: the kernel's verdicts against the rule
+	 * applied to the imported periods. */
+	uint64_t miss_events;
+	uint64_t miss_agree, miss_disagree;   /* over records */
+	uint64_t miss_kernel[3], miss_ours[3]; /* by enum is_miss */
+	int cpus;
+	int64_t first_ns, last_ns;
+	char tick_function[64];         /* timer function taken for the tick */
+};
+
+/*
+ * Imports @in (gzip/xz-compressed input is read transparently) into @out,
+ * written atomically.  @h supplies states/state_count/hz/cpus (cpus 0 =
+ * from the capture); @t is the captured machine's table (indices above it
+ * are refused).
+ */
+bool is_import_capture(const char *in, const char *out, enum is_trace_format fmt,
+		       const struct is_trace_header *h, const struct is_state_table *t,
+		       uint32_t disabled, const struct is_capture_options *o,
+		       struct is_capture_stats *stats, GError **error);
+
+/*
+ * Opens @path for reading, decompressing gzip or xz by content; "-" is
+ * stdin.  The FILE is closed with fclose().
+ */
+FILE *is_open_input(const char *path, GError **error);
 
 #endif

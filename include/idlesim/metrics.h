@@ -48,6 +48,11 @@ struct is_period_score {
 };
 
 void is_metrics_init(struct is_metrics *m);
+
+/* The kernel's cpu_idle_miss verdict on one period (cpuidle_enter_state()). */
+enum is_miss { IS_MISS_NONE = 0, IS_MISS_ABOVE, IS_MISS_BELOW };
+enum is_miss is_miss_kind(const struct is_state_table *t, uint32_t disabled, int state,
+			  int64_t last_residency_ns);
 void is_metrics_add(struct is_metrics *dst, const struct is_metrics *src);
 /*
  * The RFC's ideal state: the deepest enabled state whose target residency

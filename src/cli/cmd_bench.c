@@ -215,7 +215,8 @@ int cmd_bench(int argc, char **argv)
 		struct rusage ru;
 		double t0, dt, best;
 		uint64_t n = 0;
-		bool skip = names != NULL;
+
+		bool skip = names != NULL || g->needs_recorded; /* synthetic: no k= */
 
 		for (int i = 0; names && names[i]; i++)
 			if (strcmp(names[i], g->name) == 0)

@@ -1,45 +1,126 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* idlesim import: captures from real kernels into native traces. */
+/*
+ * idlesim import: captures from real kernels into native traces.
+ *
+ * Stock captures (ftrace text, trace-cmd report text, trace.dat) go
+ * through the reconstructing importer; --format cpuidle-events reads the
+ * idlesim kernel series' own events (exact inputs).  --report then scores
+ * the kernel's decisions and replays governors on the same periods.
+ */
 #include <string.h>
 
 #include "cli.h"
 #include "idlesim/import.h"
 
+static void pct_line(const char *what, uint64_t n, uint64_t of)
+{
+	printf("  %-34s %10" G_GUINT64_FORMAT "  %5.1f%%\n", what, n, cli_pct(n, of));
+}
+
+static void print_stats(const char *in, const char *out, const struct is_capture_stats *s,
+			int hz)
+{
+	static const char *const miss[] = { "none", "above", "below" };
+	uint64_t judged = s->miss_agree + s->miss_disagree;
+
+	printf("capture %s: %s, %.1f MB, %" G_GUINT64_FORMAT " lines, %" G_GUINT64_FORMAT
+	       " events (%" G_GUINT64_FORMAT " used, %" G_GUINT64_FORMAT " other, ignored)\n",
+	       in, is_capture_format_name(s->format), (double)s->bytes / 1e6, s->lines,
+	       s->events, s->used_events, s->unknown_events);
+	printf("%s: %" G_GUINT64_FORMAT " idle periods on %d CPUs over %.3f s\n", out,
+	       s->records, s->cpus, (double)(s->last_ns - s->first_ns) / 1e9);
+	printf("inputs (see traces/README.md, \"Importing stock captures\"):\n");
+	pct_line("all exact", s->exact, s->records);
+	pct_line("sleep length estimated (est=sleep)", s->est_sleep, s->records);
+	pct_line("tick state estimated (est=ts)", s->est_ts, s->records);
+	pct_line("idle duration estimated (est=idle)", s->est_idle, s->records);
+	printf("  tick timer function: %s (HZ %d)\n",
+	       s->tick_function[0] ? s->tick_function : "not identified", hz);
+	printf("wakeup causes:\n");
+	for (int c = 0; c < IS_CAUSE_COUNT; c++)
+		if (s->cause[c])
+			pct_line(is_cause_name(c), s->cause[c], s->records);
+	printf("dropped: %" G_GUINT64_FORMAT " cut by the capture's start, %" G_GUINT64_FORMAT
+	       " by its end, %" G_GUINT64_FORMAT " with no exit, %" G_GUINT64_FORMAT
+	       " at lost-events markers (%" G_GUINT64_FORMAT " markers), %" G_GUINT64_FORMAT
+	       " by CPU hotplug; %" G_GUINT64_FORMAT " stray exits, %" G_GUINT64_FORMAT
+	       " events reordered, %" G_GUINT64_FORMAT " buffer-start markers\n",
+	       s->partial_start, s->partial_end, s->no_exit, s->lost_dropped, s->lost_markers,
+	       s->hotplug_dropped, s->stray_exit, s->reordered, s->buffer_starts);
+	if (s->miss_events) {
+		printf("cpu_idle_miss cross-check: %" G_GUINT64_FORMAT
+		       " kernel events; per period, the kernel's verdict equals the rule "
+		       "applied to the imported idle duration in %.1f%% of %" G_GUINT64_FORMAT "\n",
+		       s->miss_events, cli_pct(s->miss_agree, judged), judged);
+		for (int k = 0; k < 3; k++)
+			printf("  %-6s kernel %10" G_GUINT64_FORMAT "  imported %10" G_GUINT64_FORMAT
+			       "\n", miss[k], s->miss_kernel[k], s->miss_ours[k]);
+	} else {
+		printf("cpu_idle_miss cross-check: no cpu_idle_miss events in the capture\n");
+	}
+}
+
 int cmd_import(int argc, char **argv)
 {
-	g_autofree char *out = NULL, *format = NULL, *states = NULL;
+	g_autofree char *out = NULL, *format = NULL, *states = NULL, *govs = NULL;
 	gint hz = 100;
+	gint64 window = IS_CAPTURE_DEFAULT_WINDOW;
+	gboolean report = FALSE, quiet = FALSE;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "native trace to write (.istb = binary)", "FILE" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format,
-		  "cpuidle-events: ftrace text with the idlesim kernel series' power:cpuidle_* events", "FMT" },
+		  "auto (default: by content), ftrace (tracefs text), trace-cmd (report text), dat "
+		  "(trace.dat), or cpuidle-events (the idlesim kernel series' events)", "FMT" },
 		{ "states", 's', 0, G_OPTION_ARG_FILENAME, &states, "state table of the captured machine (default power9)", "NAME|FILE|DIR" },
 		{ "hz", 0, 0, G_OPTION_ARG_INT, &hz, "CONFIG_HZ of the captured kernel (default 100)", "N" },
+		{ "reorder-window", 0, 0, G_OPTION_ARG_INT64, &window,
+		  "events held to sort out-of-order input (default 65536)", "N" },
+		{ "report", 'r', 0, G_OPTION_ARG_NONE, &report,
+		  "score the kernel's decisions and replay governors on the same periods", NULL },
+		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &govs,
+		  "governors for --report (default teo-6.12,menu-6.12,wteo,oracle)", "NAME[,NAME...]" },
+		{ "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no import summary", NULL },
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("IN - turn a kernel capture into a native trace");
 	struct is_trace_header h;
-	struct is_import_stats st;
 	struct is_state_table *t;
+	uint32_t disabled = 0;
 	GError *err = NULL;
-	int code;
+	int code, f;
+	bool kevents;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_description(ctx,
+		"Stock captures need power:cpu_idle; timer:hrtimer_*, timer:tick_stop, irq:*,\n"
+		"ipi:*, sched:sched_wakeup/sched_switch and power:cpu_idle_miss refine them.\n"
+		"gzip and xz input is decompressed transparently.");
 	if (!cli_parse(ctx, &argc, &argv, &code))
 		return code;
 	if (argc != 2 || !out) {
 		cli_error("import needs one input and -o OUT (see --help)");
 		return EXIT_USAGE;
 	}
-	if (!format || strcmp(format, "cpuidle-events") != 0) {
-		cli_error("--format: only cpuidle-events is supported so far");
+	kevents = format && strcmp(format, "cpuidle-events") == 0;
+	f = format && !kevents ? is_capture_format_parse(format) : IS_CAP_AUTO;
+	if (f < 0) {
+		cli_error("--format: '%s' is not auto, ftrace, trace-cmd, dat or cpuidle-events",
+			  format);
 		return EXIT_USAGE;
 	}
 	if (hz < 1 || hz > 100000) {
 		cli_error("--hz must be 1..100000");
 		return EXIT_USAGE;
 	}
-	t = is_states_open(states ? states : "power9", NULL, &err);
+	if (window < 1 || window > 100000000) {
+		cli_error("--reorder-window must be 1..100000000");
+		return EXIT_USAGE;
+	}
+	if (govs && !report) {
+		cli_error("--governor goes with --report");
+		return EXIT_USAGE;
+	}
+	t = is_states_open(states ? states : "power9", &disabled, &err);
 	if (!t)
 		goto fail;
 	is_trace_header_init(&h);
@@ -49,15 +130,54 @@ int cmd_import(int argc, char **argv)
 	h.state_count = t->count;
 	h.hz = hz;
 	h.cpus = 0;
-	g_snprintf(h.source, sizeof(h.source), "idlesim import --format cpuidle-events");
+	if (kevents) {
+		struct is_import_stats st;
+
+		g_snprintf(h.source, sizeof(h.source), "idlesim import --format cpuidle-events");
+		if (!is_import_cpuidle_events(argv[1], out, is_trace_format_for_path(out), &h, &st,
+					      &err)) {
+			is_states_free(t);
+			is_trace_header_clear(&h);
+			goto fail;
+		}
+		fprintf(stderr, "%s: %" G_GUINT64_FORMAT " records (%" G_GUINT64_FORMAT
+			" not entered) on %d CPUs from %" G_GUINT64_FORMAT " events; %"
+			G_GUINT64_FORMAT " partial periods at the capture's edges dropped; %"
+			G_GUINT64_FORMAT " other events ignored\n", out, st.records, st.rejected,
+			st.cpus, st.events, st.partial, st.other_events);
+	} else {
+		struct is_capture_options o = { .format = f, .hz = hz,
+						.reorder_window = (size_t)window };
+		struct is_capture_stats st;
+
+		g_snprintf(h.source, sizeof(h.source), "idlesim import of a stock capture");
+		if (!is_import_capture(argv[1], out, is_trace_format_for_path(out), &h, t, disabled,
+				       &o, &st, &err)) {
+			is_states_free(t);
+			is_trace_header_clear(&h);
+			goto fail;
+		}
+		if (!quiet)
+			print_stats(argv[1], out, &st, hz);
+	}
 	is_states_free(t);
-	if (!is_import_cpuidle_events(argv[1], out, is_trace_format_for_path(out), &h, &st, &err))
-		goto fail;
-	fprintf(stderr, "%s: %" G_GUINT64_FORMAT " records (%" G_GUINT64_FORMAT
-		" not entered) on %d CPUs from %" G_GUINT64_FORMAT " events; %" G_GUINT64_FORMAT
-		" partial periods at the capture's edges dropped; %" G_GUINT64_FORMAT
-		" other events ignored\n", out, st.records, st.rejected, st.cpus, st.events,
-		st.partial, st.other_events);
+	is_trace_header_clear(&h);
+	if (report) {
+		g_autofree char *list = g_strconcat("recorded,",
+						    govs ? govs : "teo-6.12,menu-6.12,wteo,oracle",
+						    NULL);
+		char *rargv[] = { "run", "--trace", out, "-g", list, "--baseline", "recorded",
+				  states ? "--states" : NULL, states, NULL };
+
+		fflush(stdout);
+		printf("\nThe capture's own decisions (\"recorded\") and each governor replayed on "
+		       "the same periods.\nCaveat: replaying a real capture is open-loop: the "
+		       "wakeup times are those the\ntraced kernel produced with its own choices; a "
+		       "governor's deeper state or kept\ntick would have moved them.  Periods "
+		       "with estimated inputs are included.\n\n");
+		fflush(stdout);
+		return cmd_run(states ? 9 : 7, rargv);
+	}
 	return EXIT_OK;
 fail:
 	cli_error("%s", err->message);

@@ -5,6 +5,7 @@
 #include "idlesim/governor.h"
 
 extern const struct is_governor is_gov_oracle;
+extern const struct is_governor is_gov_recorded;
 extern const struct is_governor is_gov_ladder;
 extern const struct is_governor is_gov_teo57;
 extern const struct is_governor is_gov_wteo_rfc;

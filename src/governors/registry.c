@@ -7,6 +7,7 @@
 
 static const struct is_governor *const all[] = {
 	&is_gov_oracle,
+	&is_gov_recorded,
 	&is_gov_ladder,
 	&is_gov_teo57,
 	&is_gov_wteo_rfc,

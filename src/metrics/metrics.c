@@ -97,7 +97,7 @@ void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 {
 	int i = p->chosen;
 	int ideal = p->ideal;
-	int64_t diff = p->last_residency_ns, delay = t->s[i].exit_latency_ns;
+	int64_t diff = p->last_residency_ns;
 
 	m->selections++;
 	m->acc[IS_ACC_MID + i - ideal]++;
@@ -114,24 +114,38 @@ void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 	if (!(t->s[i].flags & IS_STATE_POLLING))
 		m->energy += t->s[i].transition_energy;
 
-	/*
-	 * cpuidle_enter_state(), Linux 6.12: "above" if any shallower state is
-	 * enabled; "below" if the first enabled deeper state's target
-	 * residency fits in diff - delay.  Same result as the kernel's loops.
-	 */
-	{
-		uint32_t enabled = ~p->disabled & ((1u << t->count) - 1);
-
-		if (diff < t->s[i].target_residency_ns) {
-			m->above[i] += (enabled & ((1u << i) - 1)) != 0;
-		} else if (diff > delay) {
-			uint32_t deeper = enabled & ~((2u << i) - 1);
-
-			if (deeper && diff - delay >=
-			    t->s[__builtin_ctz(deeper)].target_residency_ns)
-				m->below[i]++;
-		}
+	switch (is_miss_kind(t, p->disabled, i, diff)) {
+	case IS_MISS_ABOVE:
+		m->above[i]++;
+		break;
+	case IS_MISS_BELOW:
+		m->below[i]++;
+		break;
+	default:
+		break;
 	}
+}
+
+/*
+ * cpuidle_enter_state(), Linux 6.12: "above" if any shallower state is
+ * enabled; "below" if the first enabled deeper state's target residency
+ * fits in diff - delay.  Same result as the kernel's loops.
+ */
+enum is_miss is_miss_kind(const struct is_state_table *t, uint32_t disabled, int i,
+			  int64_t diff)
+{
+	uint32_t enabled = ~disabled & ((1u << t->count) - 1);
+	int64_t delay = t->s[i].exit_latency_ns;
+
+	if (diff < t->s[i].target_residency_ns)
+		return (enabled & ((1u << i) - 1)) ? IS_MISS_ABOVE : IS_MISS_NONE;
+	if (diff > delay) {
+		uint32_t deeper = enabled & ~((2u << i) - 1);
+
+		if (deeper && diff - delay >= t->s[__builtin_ctz(deeper)].target_residency_ns)
+			return IS_MISS_BELOW;
+	}
+	return IS_MISS_NONE;
 }
 
 static int64_t percentile(const struct is_metrics *m, const struct is_state_table *t,

@@ -152,6 +152,12 @@ void is_sim_set_observer(struct is_sim *s, is_decision_fn fn, void *ctx)
 
 static bool bad_state(struct is_sim *s, int idx, GError **error)
 {
+	if (idx < 0 && strcmp(s->cfg.gov->name, "recorded") == 0) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "record %" G_GUINT64_FORMAT ": no recorded decision (k=) to replay",
+			    s->records + 1);
+		return false;
+	}
 	g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
 		    "record %" G_GUINT64_FORMAT ": governor %s returned state %d outside 0..%d",
 		    s->records + 1, s->cfg.gov->name, idx, s->cfg.states->count - 1);
@@ -204,6 +210,8 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		.draw_ = rec->draw,
 		.rng_ = &c->rng,
 		.oracle_idle_ns = rec->idle_ns,
+		.recorded_state = (rec->has & IS_HAS_KSTATE) ? rec->kstate : -1,
+		.recorded_stop = (rec->has & IS_HAS_KSTOP) ? !!(rec->flags & IS_F_KSTOP) : -1,
 	};
 	int ideal = is_ideal_cached(&c->ideal, s->cfg.states, c->env.disabled, rec->lat_ns,
 				    rec->idle_ns);
@@ -295,6 +303,9 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			.draw_ = rec->draw,
 			.rng_ = &c->rng,
 			.oracle_idle_ns = left,
+			.recorded_state = (rec->has & IS_HAS_KSTATE) ? rec->kstate : -1,
+			.recorded_stop = (rec->has & IS_HAS_KSTOP) ?
+					 !!(rec->flags & IS_F_KSTOP) : -1,
 		};
 		ideal = is_ideal_cached(&c->ideal, drv, c->env.disabled, rec->lat_ns, left);
 		call.oracle_state = ideal;
@@ -310,6 +321,13 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		if (drv->s[idx].flags & IS_STATE_POLLING) {
 			int64_t lim = is_poll_time_limit(drv, c->env.disabled, tick_nsec);
 
+			/*
+			 * A recorded decision's period already ended where the
+			 * kernel's poll loop did (its own limit, e.g. powernv's
+			 * snooze timeout): the model must not cut it again.
+			 */
+			if (g->needs_recorded)
+				lim = INT64_MAX;
 			if (end > lim) {
 				end = lim;
 				cause = IS_CAUSE_POLL;

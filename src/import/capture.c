@@ -1,0 +1,905 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Reconstruction of idle periods from a stock capture.
+ *
+ * Events first pass a reorder window (a min-heap on time, then input
+ * position) so that lines out of order across CPUs are sorted; an event
+ * older than one already processed is an error naming its line.  Each CPU
+ * then runs a small state machine:
+ *
+ *  - cpu_idle(state) opens a period at its timestamp (the record's t_ns;
+ *    the governor ran a few microseconds earlier).  The inputs are those
+ *    at that moment:
+ *      tick_stopped: set by tick_stop(success=1), cleared when the CPU
+ *        leaves the idle loop (sched_switch from pid 0).  tick_stop(1)
+ *        fires only on the running->stopped transition, after the
+ *        governor's select() of the same pass, so the record's
+ *        tick_stopped is "stopped, and not by this pass", and a stop in
+ *        this pass is the kernel's stop_tick = 1 (stop=1).
+ *      sleep_ns / tick_ns: from the CPU's pending hrtimers (start adds or
+ *        replaces, cancel and expire remove), converted from the timers'
+ *        clock to the trace clock with the offset seen at the last expiry
+ *        (ts - now).  tick_ns (delta_next) is the earliest of them with
+ *        the tick; sleep_ns is the earliest without the tick while the
+ *        tick runs (the kernel adds timer-wheel events, which stock
+ *        tracepoints do not show), or with the tick timer when it is
+ *        stopped (it is then programmed to the next event).
+ *  - cpu_idle(4294967295) closes it: idle_ns = exit - entry.
+ *  - the cause is the first wakeup evidence on the CPU between the entry
+ *    and the first event after the exit: an hrtimer expiry (tick if its
+ *    function is the tick's, else timer), a device irq handler, an IPI
+ *    handler; failing those, an IPI or a sched_wakeup aimed at the CPU
+ *    from another one during the period; else unknown.
+ *  - the record is written when the CPU next enters idle (nw=1: no task
+ *    ran in between) or switches away from the idle task.
+ *
+ * Fallbacks, each marked in the record's est bits:
+ *   est=sleep: no clock offset yet, no tracked timer, the earliest timer
+ *     of uncertain identity, or tick running with no other hrtimer
+ *     pending.  sleep_ns is then 1 s (HZ ticks: "nothing known to be
+ *     due"), tick_ns the next tick on the HZ grid (sleep_ns if the tick
+ *     is stopped); without a clock offset the trace clock's grid is used.
+ *   est=ts: no tick_stop event seen on that CPU yet; tick assumed running.
+ *   est=idle: the exit was lost (a later entry or switch with no exit):
+ *     idle_ns runs to the CPU's first event after the entry.  Without
+ *     cpuhp events a CPU taken offline in idle looks like that too; with
+ *     them (cpuhp_enter/exit for that CPU) its open period is dropped.
+ * lat_ns is always "no constraint" (PM QoS is not traced).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <string.h>
+
+#include "capture.h"
+#include "idlesim/metrics.h"
+
+#define MAX_TIMERS 64
+
+struct hrt {
+	uint64_t id;
+	uint32_t func;
+	bool uncertain;   /* an unidentifiable cancel may have removed it */
+	int64_t expires;  /* timer clock */
+};
+
+enum phase { P_NONE = 0, P_IDLE, P_AFTER };
+
+struct ccpu {
+	bool seen, idle_seen;
+	/* timers */
+	struct hrt t[MAX_TIMERS];
+	int nt;
+	bool have_off;
+	int64_t off;
+	/* tick */
+	bool ts_known, tick_stopped, stopped_this_pass;
+	/* the open period */
+	enum phase phase;
+	int state;
+	int64_t entry, exit, wake;     /* wake: first event after the entry */
+	uint64_t where;
+	bool ts, kstop;
+	uint8_t est;
+	int64_t sleep, delta;
+	int cause;                     /* -1: none yet */
+	bool weak_timer;               /* local_timer_entry seen, no expiry yet */
+	bool ipi_hint;
+	bool first_after_exit;         /* the next event may still be evidence */
+	int miss;                      /* -1: none; else enum is_miss */
+};
+
+struct func {
+	char *name;
+	uint64_t on_grid, off_grid;
+	bool named_tick;
+};
+
+struct cap_ctx {
+	char *path;
+	const char *unit;
+	struct is_capture_options o;
+	const struct is_state_table *t;
+	uint32_t disabled;
+	int64_t tick_nsec;
+	struct is_capture_stats st;
+	/* reorder window */
+	struct cap_event *heap;
+	size_t hn, hcap;
+	int64_t last_ts;
+	bool any;
+	uint64_t last_where;
+	/* per CPU */
+	struct ccpu *cpu;
+	int ncpu_alloc, maxcpu, hint_cpus;
+	/* timer functions */
+	GHashTable *fidx;
+	GPtrArray *funcs;              /* struct func *, index = id - 1 */
+	uint32_t tick_func;            /* 0: not identified */
+	/* output: records wait in a heap until no open period can precede them */
+	struct is_record *out;
+	size_t on, ocap;
+	FILE *spool;
+	uint64_t spooled;
+	bool failed;
+	GError *err;
+};
+
+static const char *const tick_names[] = {
+	"tick_nohz_handler", "tick_sched_timer", "tick_nohz_highres_handler", NULL
+};
+
+bool cap_error(struct cap_ctx *c, GError **error, uint64_t where, const char *field,
+	       const char *fmt, ...)
+{
+	va_list ap;
+	g_autofree char *msg = NULL;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	if (where)
+		g_set_error(error, IS_ERROR, IS_ERROR_PARSE, "%s:%s%" G_GUINT64_FORMAT
+			    ": field '%s': %s", c->path, strcmp(c->unit, "line") ? " record " : "",
+			    where, field, msg);
+	else
+		g_set_error(error, IS_ERROR, IS_ERROR_PARSE, "%s: field '%s': %s", c->path,
+			    field, msg);
+	return false;
+}
+
+static void func_free(gpointer p)
+{
+	struct func *f = p;
+
+	g_free(f->name);
+	g_free(f);
+}
+
+struct cap_ctx *cap_new(const char *path, const struct is_capture_options *o,
+			const struct is_state_table *t, uint32_t disabled)
+{
+	struct cap_ctx *c = g_new0(struct cap_ctx, 1);
+
+	c->path = g_strdup(path);
+	c->unit = "line";
+	c->o = *o;
+	if (!c->o.reorder_window)
+		c->o.reorder_window = IS_CAPTURE_DEFAULT_WINDOW;
+	if (c->o.hz <= 0)
+		c->o.hz = 100;
+	c->tick_nsec = (1000000000LL + c->o.hz / 2) / c->o.hz;
+	c->t = t;
+	c->disabled = disabled;
+	c->maxcpu = -1;
+	c->fidx = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, NULL);
+	c->funcs = g_ptr_array_new_with_free_func(func_free);
+	c->st.first_ns = -1;
+	return c;
+}
+
+void cap_free(struct cap_ctx *c)
+{
+	if (!c)
+		return;
+	g_free(c->path);
+	g_free(c->heap);
+	g_free(c->cpu);
+	g_hash_table_destroy(c->fidx);
+	g_ptr_array_free(c->funcs, TRUE);
+	g_free(c->out);
+	if (c->spool)
+		fclose(c->spool);
+	g_clear_error(&c->err);
+	g_free(c);
+}
+
+int64_t cap_last_ts(const struct cap_ctx *c)
+{
+	return c->st.last_ns;
+}
+
+void cap_set_where_name(struct cap_ctx *c, const char *unit)
+{
+	c->unit = unit;
+}
+
+void cap_hint_cpus(struct cap_ctx *c, int n)
+{
+	if (n > 0 && n <= IS_TRACE_MAX_CPUS)
+		c->hint_cpus = n;
+}
+
+void cap_count_unknown_event(struct cap_ctx *c)
+{
+	c->st.events++;
+	c->st.unknown_events++;
+}
+
+void cap_count_line(struct cap_ctx *c, uint64_t bytes)
+{
+	c->st.lines++;
+	c->st.bytes += bytes;
+}
+
+void cap_count_buffer_start(struct cap_ctx *c)
+{
+	c->st.buffer_starts++;
+}
+
+uint32_t cap_intern(struct cap_ctx *c, const char *name, size_t len)
+{
+	g_autofree char *key = g_strndup(name, len);
+	gpointer v = g_hash_table_lookup(c->fidx, key);
+	struct func *f;
+
+	if (v)
+		return GPOINTER_TO_UINT(v);
+	f = g_new0(struct func, 1);
+	f->name = g_steal_pointer(&key);
+	for (int i = 0; tick_names[i]; i++)
+		if (strcmp(f->name, tick_names[i]) == 0)
+			f->named_tick = true;
+	g_ptr_array_add(c->funcs, f);
+	g_hash_table_insert(c->fidx, f->name, GUINT_TO_POINTER(c->funcs->len));
+	return c->funcs->len;
+}
+
+/*
+ * The tick's timer function: by name when the capture has symbols, else
+ * the function whose timers always expire on the 1/HZ grid (the 6.12 tick
+ * is aligned to multiples of TICK_NSEC), with the most such expiries.
+ */
+static uint32_t tick_func(struct cap_ctx *c)
+{
+	uint32_t best = 0;
+	uint64_t most = 2;
+
+	if (c->tick_func)
+		return c->tick_func;
+	for (guint i = 0; i < c->funcs->len; i++) {
+		struct func *f = c->funcs->pdata[i];
+
+		if (f->named_tick)
+			return c->tick_func = i + 1;
+		if (!f->off_grid && f->on_grid > most) {
+			most = f->on_grid;
+			best = i + 1;
+		}
+	}
+	/* Heuristic answers stay provisional until enough evidence. */
+	if (best && most >= 8)
+		c->tick_func = best;
+	return best;
+}
+
+static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
+{
+	if (cpu >= c->ncpu_alloc) {
+		int n = MAX(cpu + 1, c->ncpu_alloc * 2);
+
+		c->cpu = g_renew(struct ccpu, c->cpu, n);
+		memset(c->cpu + c->ncpu_alloc, 0, sizeof(struct ccpu) * (size_t)(n - c->ncpu_alloc));
+		c->ncpu_alloc = n;
+	}
+	if (cpu > c->maxcpu)
+		c->maxcpu = cpu;
+	return &c->cpu[cpu];
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+static bool rec_less(const struct is_record *a, const struct is_record *b)
+{
+	if (a->t_ns != b->t_ns)
+		return a->t_ns < b->t_ns;
+	return a->cpu < b->cpu;
+}
+
+static void out_push(struct cap_ctx *c, const struct is_record *r)
+{
+	size_t i;
+
+	if (c->on == c->ocap) {
+		c->ocap = c->ocap ? c->ocap * 2 : 256;
+		c->out = g_renew(struct is_record, c->out, c->ocap);
+	}
+	i = c->on++;
+	while (i && rec_less(r, &c->out[(i - 1) / 2])) {
+		c->out[i] = c->out[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	c->out[i] = *r;
+}
+
+static struct is_record out_pop(struct cap_ctx *c)
+{
+	struct is_record top = c->out[0], last = c->out[--c->on];
+	size_t i = 0;
+
+	for (;;) {
+		size_t l = 2 * i + 1, m = l;
+
+		if (l >= c->on)
+			break;
+		if (l + 1 < c->on && rec_less(&c->out[l + 1], &c->out[l]))
+			m = l + 1;
+		if (!rec_less(&c->out[m], &last))
+			break;
+		c->out[i] = c->out[m];
+		i = m;
+	}
+	if (c->on)
+		c->out[i] = last;
+	return top;
+}
+
+static bool spool(struct cap_ctx *c, const struct is_record *r, GError **error)
+{
+	if (!c->spool) {
+		c->spool = tmpfile();
+		if (!c->spool) {
+			g_set_error(error, IS_ERROR, IS_ERROR_IO, "temporary file: %s",
+				    g_strerror(errno));
+			return false;
+		}
+	}
+	if (fwrite(r, sizeof(*r), 1, c->spool) != 1) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "temporary file: %s",
+			    g_strerror(errno));
+		return false;
+	}
+	c->spooled++;
+	return true;
+}
+
+/* Writes the records no open period (nor future event) can precede. */
+static bool out_release(struct cap_ctx *c, int64_t now, bool all, GError **error)
+{
+	int64_t limit = now;
+
+	if (!all)
+		for (int i = 0; i <= c->maxcpu; i++)
+			if (c->cpu[i].phase != P_NONE && c->cpu[i].entry < limit)
+				limit = c->cpu[i].entry;
+	while (c->on && (all || c->out[0].t_ns <= limit)) {
+		struct is_record r = out_pop(c);
+
+		if (!spool(c, &r, error))
+			return false;
+	}
+	return true;
+}
+
+/* ---- per-CPU reconstruction -------------------------------------------- */
+
+static void timer_remove(struct ccpu *p, int i)
+{
+	p->t[i] = p->t[--p->nt];
+}
+
+static int timer_find(struct ccpu *p, uint64_t id)
+{
+	for (int i = 0; i < p->nt; i++)
+		if (p->t[i].id == id)
+			return i;
+	return -1;
+}
+
+static void compute_inputs(struct cap_ctx *c, struct ccpu *p, int64_t ts)
+{
+	const int64_t none = INT64_MAX;
+	uint32_t tf = tick_func(c);
+	int64_t now, min_other = none, tick_timer = none, next_tick;
+	bool unc_other = false, unc_tick = false;
+
+	p->est = 0;
+	if (!p->have_off) {
+		/* the trace clock's own grid stands in for the timers' clock */
+		next_tick = (ts / c->tick_nsec + 1) * c->tick_nsec;
+		p->sleep = c->tick_nsec * c->o.hz;
+		p->delta = p->ts ? p->sleep : next_tick - ts;
+		p->est |= IS_EST_SLEEP;
+		return;
+	}
+	now = ts - p->off;
+	/* A timer long past its expiry was removed by something unseen. */
+	for (int i = 0; i < p->nt; i++)
+		if (p->t[i].expires < now - c->tick_nsec)
+			timer_remove(p, i--);
+	for (int i = 0; i < p->nt; i++) {
+		if (tf && p->t[i].func == tf) {
+			if (p->t[i].expires < tick_timer) {
+				tick_timer = p->t[i].expires;
+				unc_tick = p->t[i].uncertain;
+			}
+		} else if (p->t[i].expires < min_other) {
+			min_other = p->t[i].expires;
+			unc_other = p->t[i].uncertain;
+		}
+	}
+	if (!tf)
+		p->est |= IS_EST_SLEEP;
+	if (p->ts) {
+		/* stopped: the tick timer holds the next event (or is off) */
+		int64_t m = MIN(min_other, tick_timer);
+
+		p->sleep = m == none ? c->tick_nsec * c->o.hz : m - now;
+		p->delta = p->sleep;
+		if (m == none || (m == min_other ? unc_other : unc_tick))
+			p->est |= IS_EST_SLEEP;
+		return;
+	}
+	/*
+	 * Running at select: the tick fires on the grid.  If this pass then
+	 * stopped it, the timer now holds the next event the kernel computed
+	 * for the stop (tick_nohz_next_event(), timer-wheel events included),
+	 * which is what the sleep length saw, and the grid is delta_next.
+	 */
+	next_tick = tick_timer;
+	if (p->kstop || next_tick == none || unc_tick)
+		next_tick = (now / c->tick_nsec + 1) * c->tick_nsec;
+	p->delta = MIN(min_other, next_tick) - now;
+	if (p->kstop && tick_timer != none) {
+		int64_t m = MIN(min_other, tick_timer);
+
+		p->sleep = m - now;
+		if (m == min_other ? unc_other : unc_tick)
+			p->est |= IS_EST_SLEEP;
+	} else if (min_other == none) {
+		p->sleep = c->tick_nsec * c->o.hz;
+		p->est |= IS_EST_SLEEP;
+	} else {
+		p->sleep = min_other - now;
+		if (unc_other)
+			p->est |= IS_EST_SLEEP;
+	}
+}
+
+static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bool est_idle,
+		     int64_t end)
+{
+	struct is_record r = { 0 };
+	int cause = p->cause;
+	enum is_miss ours;
+
+	if (cause < 0)
+		cause = p->weak_timer ? IS_CAUSE_TIMER : p->ipi_hint ? IS_CAUSE_IPI :
+			IS_CAUSE_UNKNOWN;
+	r.kind = IS_REC_IDLE;
+	r.cpu = (uint16_t)cpu;
+	r.t_ns = p->entry;
+	r.sleep_ns = p->sleep;
+	r.tick_ns = p->delta;
+	r.lat_ns = 2147483647000LL;
+	r.idle_ns = end - p->entry;
+	if (r.idle_ns < 0)
+		r.idle_ns = 0;
+	if (r.idle_ns > IS_TRACE_MAX_IDLE_NS)
+		r.idle_ns = IS_TRACE_MAX_IDLE_NS;
+	r.cause = (uint8_t)cause;
+	r.kstate = (int8_t)p->state;
+	r.has = IS_HAS_KSTATE;
+	r.flags = p->ts ? IS_F_TS : 0;
+	if (p->kstop) {
+		r.has |= IS_HAS_KSTOP;
+		r.flags |= IS_F_KSTOP;
+	}
+	if (nowork)
+		r.flags |= IS_F_NOWORK;
+	r.est = p->est | (est_idle ? IS_EST_IDLE : 0);
+	c->st.records++;
+	c->st.exact += r.est == 0;
+	c->st.est_sleep += !!(r.est & IS_EST_SLEEP);
+	c->st.est_ts += !!(r.est & IS_EST_TS);
+	c->st.est_idle += !!(r.est & IS_EST_IDLE);
+	c->st.cause[cause]++;
+	if (!est_idle) {
+		ours = is_miss_kind(c->t, c->disabled, p->state, r.idle_ns);
+		c->st.miss_ours[ours]++;
+		c->st.miss_kernel[p->miss < 0 ? IS_MISS_NONE : p->miss]++;
+		if ((p->miss < 0 ? IS_MISS_NONE : (enum is_miss)p->miss) == ours)
+			c->st.miss_agree++;
+		else
+			c->st.miss_disagree++;
+	}
+	out_push(c, &r);
+	p->phase = P_NONE;
+}
+
+/* A period left open by a lost exit: estimate or drop it. */
+static void close_lost_exit(struct cap_ctx *c, int cpu, struct ccpu *p)
+{
+	if (p->wake > p->entry)
+		finalize(c, cpu, p, false, true, p->wake);
+	else
+		c->st.no_exit++;
+	p->phase = P_NONE;
+}
+
+static void set_cause(struct ccpu *p, int cause)
+{
+	if ((p->phase == P_IDLE || (p->phase == P_AFTER && p->first_after_exit)) &&
+	    p->cause < 0)
+		p->cause = cause;
+}
+
+static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error)
+{
+	struct ccpu *p = get_cpu(c, e->cpu);
+	bool closes = (e->type == CAP_IDLE && e->a >= 0) || (e->type == CAP_SWITCH && e->a == 0);
+
+	p->seen = true;
+	/* what the CPU did first after the entry, if not the event closing it */
+	if (p->phase == P_IDLE && !p->wake && e->ts_ns > p->entry && !closes)
+		p->wake = e->ts_ns;
+	switch (e->type) {
+	case CAP_IDLE:
+		c->st.idle_events++;
+		if (e->a >= 0) {
+			if (e->a >= c->t->count)
+				return cap_error(c, error, e->where, "state",
+						 "state index %" G_GINT64_FORMAT
+						 " outside the state table (%s, %d states)",
+						 e->a, c->t->name, c->t->count);
+			if (p->phase == P_AFTER)
+				finalize(c, e->cpu, p, true, false, p->exit);
+			else if (p->phase == P_IDLE)
+				close_lost_exit(c, e->cpu, p);
+			p->idle_seen = true;
+			p->phase = P_IDLE;
+			p->state = (int)e->a;
+			p->entry = e->ts_ns;
+			p->wake = 0;
+			p->where = e->where;
+			p->ts = p->tick_stopped && !p->stopped_this_pass;
+			p->kstop = p->stopped_this_pass;
+			compute_inputs(c, p, e->ts_ns);
+			if (!p->ts_known)
+				p->est |= IS_EST_TS;
+			p->cause = -1;
+			p->weak_timer = p->ipi_hint = false;
+			p->miss = -1;
+		} else if (p->phase == P_IDLE) {
+			p->phase = P_AFTER;
+			p->exit = e->ts_ns;
+			p->first_after_exit = true;
+			p->stopped_this_pass = false;
+			return true;
+		} else {
+			if (!p->idle_seen)
+				c->st.partial_start++;
+			else
+				c->st.stray_exit++;
+			p->idle_seen = true;
+		}
+		break;
+	case CAP_MISS:
+		c->st.miss_events++;
+		if (p->phase == P_AFTER && e->a == p->state)
+			p->miss = e->b ? IS_MISS_BELOW : IS_MISS_ABOVE;
+		return true; /* not evidence, and the exit's next event is still to come */
+	case CAP_HR_START: {
+		struct func *f = e->func ? c->funcs->pdata[e->func - 1] : NULL;
+		int i = -1;
+
+		if (f) {
+			if (e->a % c->tick_nsec == 0)
+				f->on_grid++;
+			else
+				f->off_grid++;
+		}
+		if (e->timer) {
+			i = timer_find(p, e->timer);
+		} else if (e->func && (e->func == tick_func(c) || e->b)) {
+			/*
+			 * No identity (hashed-out pointer): the tick has one timer
+			 * per CPU, and a restart (was_armed=1) replaces an armed
+			 * timer, which is the one of that function if it is alone;
+			 * otherwise each start is a timer of its own.
+			 */
+			int n = 0;
+
+			for (int k = 0; k < p->nt; k++)
+				if (!p->t[k].id && p->t[k].func == e->func) {
+					i = k;
+					n++;
+				}
+			if (n > 1) {
+				c->st.timers_unknown_id++;
+				for (int k = 0; k < p->nt; k++)
+					if (p->t[k].func == e->func)
+						p->t[k].uncertain = true;
+				i = -1;
+			}
+		}
+		if (i < 0) {
+			if (p->nt == MAX_TIMERS) {
+				/* drop the latest-expiring one: the earliest matter */
+				int m = 0;
+
+				for (int k = 1; k < p->nt; k++)
+					if (p->t[k].expires > p->t[m].expires)
+						m = k;
+				timer_remove(p, m);
+			}
+			i = p->nt++;
+		}
+		p->t[i] = (struct hrt){ .id = e->timer, .func = e->func, .expires = e->a };
+		break;
+	}
+	case CAP_HR_CANCEL: {
+		int i = e->timer ? timer_find(p, e->timer) : -1;
+
+		if (i >= 0) {
+			timer_remove(p, i);
+		} else if (!e->timer) {
+			c->st.timers_unknown_id++;
+			for (int k = 0; k < p->nt; k++)
+				p->t[k].uncertain = true;
+		}
+		break;
+	}
+	case CAP_HR_EXPIRE: {
+		int i = -1;
+		int64_t off = e->ts_ns - e->a;
+
+		if (e->timer) {
+			i = timer_find(p, e->timer);
+		} else {
+			/* of several timers of one function, the earliest fires first */
+			for (int k = 0; k < p->nt; k++)
+				if (!p->t[k].id && p->t[k].func == e->func &&
+				    (i < 0 || p->t[k].expires < p->t[i].expires))
+					i = k;
+		}
+		if (i >= 0) {
+			timer_remove(p, i);
+		} else if (e->timer) {
+			/* enqueued from another CPU: forget it there */
+			for (int k = 0; k <= c->maxcpu; k++) {
+				int j = timer_find(&c->cpu[k], e->timer);
+
+				if (j >= 0)
+					timer_remove(&c->cpu[k], j);
+			}
+		}
+		/* Only a timer on the monotonic clock gives the offset. */
+		if (off > -1000000000000LL && off < 1000000000000LL) {
+			p->off = off;
+			p->have_off = true;
+			for (int k = 0; k <= c->maxcpu; k++)
+				if (!c->cpu[k].have_off) {
+					c->cpu[k].off = off;
+					c->cpu[k].have_off = true;
+				}
+		}
+		set_cause(p, e->func && e->func == tick_func(c) ? IS_CAUSE_TICK : IS_CAUSE_TIMER);
+		break;
+	}
+	case CAP_TICK_STOP:
+		p->ts_known = true;
+		if (e->a) {
+			p->tick_stopped = true;
+			p->stopped_this_pass = true;
+		}
+		break;
+	case CAP_IRQ:
+		set_cause(p, IS_CAUSE_IRQ);
+		break;
+	case CAP_IPI_RECV:
+		set_cause(p, IS_CAUSE_IPI);
+		break;
+	case CAP_TIMER_IRQ:
+		if (p->phase == P_IDLE || (p->phase == P_AFTER && p->first_after_exit))
+			p->weak_timer = true;
+		break;
+	case CAP_IPI_SEND:
+	case CAP_WAKEUP:
+		if (e->a >= 0 && e->a < IS_TRACE_MAX_CPUS && e->a != e->cpu) {
+			struct ccpu *q = get_cpu(c, (int)e->a);
+
+			p = &c->cpu[e->cpu]; /* get_cpu() may have moved the array */
+			if (q->phase == P_IDLE)
+				q->ipi_hint = true;
+		}
+		break;
+	case CAP_SWITCH:
+		if (e->a == 0) {
+			/* leaving the idle loop: tick_nohz_idle_exit() restarts the tick */
+			if (p->phase == P_AFTER)
+				finalize(c, e->cpu, p, false, false, p->exit);
+			else if (p->phase == P_IDLE)
+				close_lost_exit(c, e->cpu, p);
+			p->tick_stopped = false;
+			p->stopped_this_pass = false;
+		}
+		break;
+	case CAP_HOTPLUG:
+		if (e->a >= 0 && e->a < IS_TRACE_MAX_CPUS) {
+			struct ccpu *q = get_cpu(c, (int)e->a);
+
+			p = &c->cpu[e->cpu];
+			/* an offline CPU's "idle" is no idle period */
+			if (q->phase != P_NONE)
+				c->st.hotplug_dropped++;
+			q->phase = P_NONE;
+			q->nt = 0;
+			q->ts_known = false;
+			q->tick_stopped = false;
+		}
+		break;
+	case CAP_LOST:
+		c->st.lost_markers++;
+		if (p->phase != P_NONE)
+			c->st.lost_dropped++;
+		p->phase = P_NONE;
+		p->nt = 0;
+		p->have_off = false;
+		p->ts_known = false;
+		break;
+	default:
+		break;
+	}
+	/* Only the first event after the exit can still be its cause. */
+	if (p->phase == P_AFTER)
+		p->first_after_exit = false;
+	return true;
+}
+
+/* ---- reorder window ---------------------------------------------------- */
+
+static bool ev_less(const struct cap_event *a, const struct cap_event *b)
+{
+	if (a->ts_ns != b->ts_ns)
+		return a->ts_ns < b->ts_ns;
+	return a->where < b->where;
+}
+
+static struct cap_event heap_pop(struct cap_ctx *c)
+{
+	struct cap_event top = c->heap[0], last = c->heap[--c->hn];
+	size_t i = 0;
+
+	for (;;) {
+		size_t l = 2 * i + 1, m = l;
+
+		if (l >= c->hn)
+			break;
+		if (l + 1 < c->hn && ev_less(&c->heap[l + 1], &c->heap[l]))
+			m = l + 1;
+		if (!ev_less(&c->heap[m], &last))
+			break;
+		c->heap[i] = c->heap[m];
+		i = m;
+	}
+	if (c->hn)
+		c->heap[i] = last;
+	return top;
+}
+
+static bool release_one(struct cap_ctx *c, GError **error)
+{
+	struct cap_event e = heap_pop(c);
+
+	if (c->any && e.ts_ns < c->last_ts)
+		return cap_error(c, error, e.where, "timestamp",
+				 "earlier than events already processed: the input is out of "
+				 "order by more than the reorder window (%zu events); sort it "
+				 "by time first or raise --reorder-window", c->o.reorder_window);
+	c->any = true;
+	c->last_ts = e.ts_ns;
+	if (!process(c, &e, error))
+		return false;
+	/* Records are released in batches: the output heap stays small. */
+	if (c->on >= 64)
+		return out_release(c, e.ts_ns, false, error);
+	return true;
+}
+
+bool cap_push(struct cap_ctx *c, const struct cap_event *e, GError **error)
+{
+	size_t i;
+
+	if (e->cpu < 0 || e->cpu >= IS_TRACE_MAX_CPUS)
+		return cap_error(c, error, e->where, "cpu", "CPU %d outside 0..%d", e->cpu,
+				 IS_TRACE_MAX_CPUS - 1);
+	if (e->ts_ns < 0)
+		return cap_error(c, error, e->where, "timestamp", "negative");
+	c->st.events++;
+	if (e->type == CAP_OTHER)
+		c->st.unknown_events++;
+	else
+		c->st.used_events++;
+	if (c->st.first_ns < 0 || e->ts_ns < c->st.first_ns)
+		c->st.first_ns = e->ts_ns;
+	if (e->ts_ns > c->st.last_ns)
+		c->st.last_ns = e->ts_ns;
+	if (c->hn && e->where > c->last_where && e->ts_ns < c->heap[0].ts_ns)
+		c->st.reordered++;
+	c->last_where = e->where;
+	if (c->hn == c->hcap) {
+		c->hcap = c->hcap ? c->hcap * 2 : 1024;
+		c->heap = g_renew(struct cap_event, c->heap, c->hcap);
+	}
+	i = c->hn++;
+	while (i && ev_less(e, &c->heap[(i - 1) / 2])) {
+		c->heap[i] = c->heap[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	c->heap[i] = *e;
+	if (c->hn > c->o.reorder_window)
+		return release_one(c, error);
+	return true;
+}
+
+bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,
+		const struct is_trace_header *hdr, struct is_capture_stats *stats,
+		GError **error)
+{
+	struct is_trace_header h;
+	struct is_trace_writer *w = NULL;
+	bool ok = false;
+	char line[200];
+
+	while (c->hn)
+		if (!release_one(c, error))
+			return false;
+	for (int i = 0; i <= c->maxcpu; i++) {
+		struct ccpu *p = &c->cpu[i];
+
+		if (p->phase == P_AFTER)
+			finalize(c, i, p, false, false, p->exit);
+		else if (p->phase == P_IDLE)
+			c->st.partial_end++;
+		p->phase = P_NONE;
+	}
+	if (!out_release(c, 0, true, error))
+		return false;
+	if (!c->spooled) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "%s: no complete idle period (power:cpu_idle entry and exit) found",
+			    c->path);
+		return false;
+	}
+	is_trace_header_copy(&h, hdr);
+	if (h.cpus <= c->maxcpu)
+		h.cpus = c->maxcpu + 1;
+	if (h.cpus < c->hint_cpus)
+		h.cpus = c->hint_cpus;
+	c->st.cpus = h.cpus;
+	if (c->tick_func)
+		g_strlcpy(c->st.tick_function,
+			  ((struct func *)c->funcs->pdata[c->tick_func - 1])->name,
+			  sizeof(c->st.tick_function));
+	g_snprintf(line, sizeof(line),
+		   "# import: %" G_GUINT64_FORMAT " periods, %" G_GUINT64_FORMAT
+		   " with exact inputs; estimated: sleep %" G_GUINT64_FORMAT ", ts %"
+		   G_GUINT64_FORMAT ", idle %" G_GUINT64_FORMAT, c->st.records, c->st.exact,
+		   c->st.est_sleep, c->st.est_ts, c->st.est_idle);
+	is_trace_header_add_comment(&h, line);
+	w = is_trace_writer_open(out, fmt, &h, error);
+	if (!w)
+		goto out;
+	rewind(c->spool);
+	for (uint64_t i = 0; i < c->spooled; i++) {
+		struct is_record r;
+
+		if (fread(&r, sizeof(r), 1, c->spool) != 1) {
+			g_set_error(error, IS_ERROR, IS_ERROR_IO, "temporary file: short read");
+			is_trace_writer_abort(w);
+			goto out;
+		}
+		if (!is_trace_write(w, &r, error)) {
+			is_trace_writer_abort(w);
+			goto out;
+		}
+	}
+	if (!is_trace_writer_commit(w, error))
+		goto out;
+	ok = true;
+	if (stats)
+		*stats = c->st;
+out:
+	is_trace_header_clear(&h);
+	return ok;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Internal: the format-independent half of the stock-capture importer.
+ * A front end (ftrace text, trace.dat) turns each event into a
+ * struct cap_event and pushes it; capture.c reorders them within a bounded
+ * window, reconstructs the idle periods per CPU and spools the records.
+ */
+#ifndef IDLESIM_CAPTURE_H
+#define IDLESIM_CAPTURE_H
+
+#include "idlesim/import.h"
+
+enum cap_type {
+	CAP_IDLE = 1,      /* power:cpu_idle; a = state, -1 = exit */
+	CAP_MISS,          /* power:cpu_idle_miss; a = state, b = 1 below / 0 above */
+	CAP_HR_START,      /* timer:hrtimer_start; a = expires, b = was_armed */
+	CAP_HR_CANCEL,     /* timer:hrtimer_cancel */
+	CAP_HR_EXPIRE,     /* timer:hrtimer_expire_entry; a = now */
+	CAP_TICK_STOP,     /* timer:tick_stop; a = success */
+	CAP_IRQ,           /* irq:irq_handler_entry and similar: a device irq ran */
+	CAP_IPI_RECV,      /* an IPI handler ran here (ipi_entry, reschedule_entry...) */
+	CAP_TIMER_IRQ,     /* x86 local_timer_entry: a timer interrupt, refined by expiry */
+	CAP_IPI_SEND,      /* ipi_send_cpu(mask), ipi_raise; a = target CPU */
+	CAP_WAKEUP,        /* sched:sched_wakeup; a = target CPU */
+	CAP_SWITCH,        /* sched:sched_switch; a = prev_pid, b = next_pid */
+	CAP_LOST,          /* the ring buffer lost events on this CPU */
+	CAP_HOTPLUG,       /* cpuhp:cpuhp_enter/exit; a = the CPU changing state */
+	CAP_OTHER,         /* any other event: only its CPU and time matter */
+};
+
+struct cap_event {
+	int64_t ts_ns;
+	uint64_t where;    /* line number (text) or record number (trace.dat) */
+	int cpu;
+	uint8_t type;
+	int64_t a, b;
+	uint64_t timer;    /* hrtimer identity; 0 = not known (hashed-out pointer) */
+	uint32_t func;     /* interned timer function; 0 = none */
+};
+
+struct cap_ctx;
+
+struct cap_ctx *cap_new(const char *path, const struct is_capture_options *o,
+			const struct is_state_table *t, uint32_t disabled);
+void cap_free(struct cap_ctx *c);
+/* Name of the input in messages, and what "where" counts ("line", "record"). */
+void cap_set_where_name(struct cap_ctx *c, const char *unit);
+/* Interns a timer function name ("tick_nohz_handler", "0xffff..."). */
+uint32_t cap_intern(struct cap_ctx *c, const char *name, size_t len);
+/* The capture's own CPU count (tracefs "#P:", trace-cmd "cpus="). */
+void cap_hint_cpus(struct cap_ctx *c, int n);
+bool cap_push(struct cap_ctx *c, const struct cap_event *e, GError **error);
+/* Counts one line/record that carried no event (header, marker). */
+void cap_count_unknown_event(struct cap_ctx *c);
+void cap_count_line(struct cap_ctx *c, uint64_t bytes);
+void cap_count_buffer_start(struct cap_ctx *c);
+/* Drains the window, closes the periods and writes the native trace. */
+bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,
+		const struct is_trace_header *h, struct is_capture_stats *stats,
+		GError **error);
+
+/* An error naming the input, the position and the field. */
+bool cap_error(struct cap_ctx *c, GError **error, uint64_t where, const char *field,
+	       const char *fmt, ...) G_GNUC_PRINTF(5, 6);
+
+
+
+/* Front ends. */
+bool is_capture_read_text(struct cap_ctx *c, FILE *f, const char *path,
+			  enum is_capture_format *fmt, GError **error);
+bool is_capture_read_dat(struct cap_ctx *c, const char *path, GError **error);
+int64_t cap_last_ts(const struct cap_ctx *c);
+#endif

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Stock captures as text: the tracefs "trace" file (with or without the
+ * irq-info columns) and "trace-cmd report" output.  Lines are parsed one
+ * at a time and streamed into capture.c, so memory does not grow with the
+ * input.  Header lines ("#" in tracefs, "cpus=" and "version =" in
+ * trace-cmd), "CPU N buffer started" and lost-events markers are
+ * recognised; every other line must be an event line, else it is an error
+ * naming the line.  Events the importer does not use are counted.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "ftrace_line.h"
+
+const char *is_capture_format_name(enum is_capture_format f)
+{
+	switch (f) {
+	case IS_CAP_FTRACE:
+		return "ftrace";
+	case IS_CAP_TRACECMD:
+		return "trace-cmd";
+	case IS_CAP_DAT:
+		return "dat";
+	default:
+		return "auto";
+	}
+}
+
+int is_capture_format_parse(const char *s)
+{
+	for (int f = IS_CAP_AUTO; f <= IS_CAP_DAT; f++)
+		if (strcmp(s, is_capture_format_name(f)) == 0)
+			return f;
+	return -1;
+}
+
+#define IS_EV(name) (l->event_len == sizeof(name) - 1 && \
+		     memcmp(l->event, name, sizeof(name) - 1) == 0)
+
+/* An hrtimer's identity from "hrtimer=": a hashed or raw pointer, else 0. */
+static uint64_t timer_id(const char *payload)
+{
+	const char *v;
+	size_t n;
+	uint64_t x = 0;
+
+	if (!ftrace_field(payload, "hrtimer", &v, &n))
+		return 0;
+	if (n > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+		v += 2;
+		n -= 2;
+	}
+	if (n == 0 || n > 16)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		int d = g_ascii_xdigit_value(v[i]);
+
+		if (d < 0)
+			return 0; /* "(____ptrval____)": not printable yet */
+		x = x << 4 | (uint64_t)d;
+	}
+	return x ? x : 1;
+}
+
+static bool need(struct cap_ctx *c, GError **error, uint64_t line, const char *payload,
+		 const char *key, int64_t *v)
+{
+	if (ftrace_field_i64(payload, key, v))
+		return true;
+	return cap_error(c, error, line, key, "missing or not an integer");
+}
+
+/* Pushes one IPI per CPU of a cpumask list ("0-3,6"). */
+static bool push_cpulist(struct cap_ctx *c, struct cap_event *e, const char *v, size_t n,
+			 GError **error)
+{
+	const char *p = v, *end = v + n;
+
+	while (p < end) {
+		char *q;
+		long a = strtol(p, &q, 10), b = a;
+
+		if (q == p || a < 0 || a >= IS_TRACE_MAX_CPUS)
+			return cap_error(c, error, e->where, "cpumask", "not a CPU list");
+		if (q < end && *q == '-') {
+			p = q + 1;
+			b = strtol(p, &q, 10);
+			if (q == p || b < a || b >= IS_TRACE_MAX_CPUS)
+				return cap_error(c, error, e->where, "cpumask", "not a CPU list");
+		}
+		for (long k = a; k <= b; k++) {
+			e->a = k;
+			if (!cap_push(c, e, error))
+				return false;
+		}
+		p = q;
+		if (p < end && *p == ',')
+			p++;
+		else if (p < end)
+			return cap_error(c, error, e->where, "cpumask", "not a CPU list");
+	}
+	return true;
+}
+
+/* ipi_raise's "target_mask=0000000a" (hex words, comma-separated, high first). */
+static bool push_hexmask(struct cap_ctx *c, struct cap_event *e, const char *v, size_t n,
+			 GError **error)
+{
+	int bit = 0;
+
+	for (size_t i = n; i-- > 0;) {
+		int d;
+
+		if (v[i] == ',')
+			continue;
+		d = g_ascii_xdigit_value(v[i]);
+		if (d < 0)
+			return cap_error(c, error, e->where, "target_mask", "not a hex mask");
+		for (int k = 0; k < 4; k++, bit++)
+			if ((d >> k) & 1) {
+				if (bit >= IS_TRACE_MAX_CPUS)
+					return cap_error(c, error, e->where, "target_mask",
+							 "CPU beyond %d", IS_TRACE_MAX_CPUS - 1);
+				e->a = bit;
+				if (!cap_push(c, e, error))
+					return false;
+			}
+	}
+	return true;
+}
+
+static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
+		  GError **error)
+{
+	struct cap_event e = { .ts_ns = l->ts_ns, .where = line, .cpu = l->cpu,
+			       .type = CAP_OTHER };
+	const char *pl = l->payload, *v;
+	size_t n;
+	int64_t x;
+
+	if (IS_EV("cpu_idle")) {
+		int64_t id;
+
+		if (!need(c, error, line, pl, "state", &x) || !need(c, error, line, pl, "cpu_id", &id))
+			return false;
+		if (id != l->cpu)
+			return cap_error(c, error, line, "cpu_id",
+					 "%" G_GINT64_FORMAT " is not the line's CPU %d", id, l->cpu);
+		if (x == 4294967295LL || x == -1)
+			x = -1;
+		else if (x < 0 || x > IS_STATE_MAX * 100)
+			return cap_error(c, error, line, "state", "not a state index");
+		e.type = CAP_IDLE;
+		e.a = x;
+	} else if (IS_EV("cpu_idle_miss")) {
+		if (!need(c, error, line, pl, "state", &x))
+			return false;
+		if (!ftrace_field(pl, "type", &v, &n) ||
+		    !((n == 5 && !memcmp(v, "above", 5)) || (n == 5 && !memcmp(v, "below", 5))))
+			return cap_error(c, error, line, "type", "must be above or below");
+		e.type = CAP_MISS;
+		e.a = x;
+		e.b = v[0] == 'b';
+	} else if (IS_EV("hrtimer_start")) {
+		if (!need(c, error, line, pl, "expires", &x))
+			return false;
+		if (!ftrace_field(pl, "function", &v, &n) || !n)
+			return cap_error(c, error, line, "function", "missing");
+		e.type = CAP_HR_START;
+		e.a = x;
+		/* before 6.x a restart emitted hrtimer_cancel first: was_armed 0 */
+		e.b = ftrace_field_i64(pl, "was_armed", &x) && x != 0;
+		e.timer = timer_id(pl);
+		e.func = cap_intern(c, v, n);
+	} else if (IS_EV("hrtimer_cancel")) {
+		e.type = CAP_HR_CANCEL;
+		e.timer = timer_id(pl);
+	} else if (IS_EV("hrtimer_expire_entry")) {
+		if (!need(c, error, line, pl, "now", &x))
+			return false;
+		if (!ftrace_field(pl, "function", &v, &n) || !n)
+			return cap_error(c, error, line, "function", "missing");
+		e.type = CAP_HR_EXPIRE;
+		e.a = x;
+		e.timer = timer_id(pl);
+		e.func = cap_intern(c, v, n);
+	} else if (IS_EV("tick_stop")) {
+		if (!need(c, error, line, pl, "success", &x))
+			return false;
+		e.type = CAP_TICK_STOP;
+		e.a = x != 0;
+	} else if (IS_EV("irq_handler_entry")) {
+		e.type = CAP_IRQ;
+	} else if (IS_EV("ipi_entry") || IS_EV("reschedule_entry") ||
+		   IS_EV("call_function_entry") || IS_EV("call_function_single_entry")) {
+		e.type = CAP_IPI_RECV;
+	} else if (IS_EV("local_timer_entry")) {
+		e.type = CAP_TIMER_IRQ;
+	} else if (IS_EV("ipi_send_cpu")) {
+		if (!need(c, error, line, pl, "cpu", &x))
+			return false;
+		e.type = CAP_IPI_SEND;
+		e.a = x;
+	} else if (IS_EV("ipi_send_cpumask")) {
+		if (!ftrace_field(pl, "cpumask", &v, &n))
+			return cap_error(c, error, line, "cpumask", "missing");
+		e.type = CAP_IPI_SEND;
+		return push_cpulist(c, &e, v, n, error);
+	} else if (IS_EV("ipi_raise")) {
+		if (!ftrace_field(pl, "target_mask", &v, &n))
+			return cap_error(c, error, line, "target_mask", "missing");
+		e.type = CAP_IPI_SEND;
+		return push_hexmask(c, &e, v, n, error);
+	} else if (IS_EV("sched_wakeup")) {
+		if (!need(c, error, line, pl, "target_cpu", &x))
+			return false;
+		e.type = CAP_WAKEUP;
+		e.a = x;
+	} else if (IS_EV("cpuhp_enter") || IS_EV("cpuhp_multi_enter") || IS_EV("cpuhp_exit")) {
+		const char *q = strstr(pl, "cpu:");
+
+		if (!q || (x = strtol(q + 4, NULL, 10)) < 0 || x >= IS_TRACE_MAX_CPUS)
+			return cap_error(c, error, line, "cpu", "missing or out of range");
+		e.type = CAP_HOTPLUG;
+		e.a = x;
+	} else if (IS_EV("sched_switch")) {
+		int64_t y;
+
+		if (!need(c, error, line, pl, "prev_pid", &x) ||
+		    !need(c, error, line, pl, "next_pid", &y))
+			return false;
+		e.type = CAP_SWITCH;
+		e.a = x;
+		e.b = y;
+	}
+	return cap_push(c, &e, error);
+}
+
+/* "CPU:3 [LOST 120 EVENTS]" (tracefs) or "CPU:3 [120 EVENTS DROPPED]". */
+static int lost_marker(const char *s)
+{
+	char *end;
+	long cpu;
+
+	if (strncmp(s, "CPU:", 4) != 0 ||
+	    !(strstr(s, "[LOST ") || strstr(s, " EVENTS DROPPED]")))
+		return -1;
+	cpu = strtol(s + 4, &end, 10);
+	if (end == s + 4 || cpu < 0 || cpu >= IS_TRACE_MAX_CPUS)
+		return -1;
+	return (int)cpu;
+}
+
+/*
+ * Reads the text stream @f into @c.  A lost-events marker is pushed with
+ * the time of the CPU's next event (tracefs prints it just before that).
+ */
+bool is_capture_read_text(struct cap_ctx *c, FILE *f, const char *path,
+			  enum is_capture_format *fmt, GError **error)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	uint64_t lineno = 0;
+	bool first = true, ok = false;
+	GHashTable *lost = g_hash_table_new(g_direct_hash, g_direct_equal);
+
+	while ((n = getline(&line, &cap, f)) >= 0) {
+		struct ftrace_line l;
+		const char *why;
+		int cpu;
+
+		lineno++;
+		cap_count_line(c, (uint64_t)n);
+		if (memchr(line, 0, (size_t)n)) {
+			cap_error(c, error, lineno, "line", "NUL byte: not a text capture");
+			goto out;
+		}
+		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = 0;
+		if (!n)
+			continue;
+		if (first) {
+			first = false;
+			if (*fmt == IS_CAP_AUTO)
+				*fmt = strncmp(line, "cpus=", 5) == 0 ||
+				       strncmp(line, "version = ", 10) == 0 ?
+				       IS_CAP_TRACECMD : IS_CAP_FTRACE;
+		}
+		if (line[0] == '#') {
+			const char *p = strstr(line, "#P:");
+			int k;
+
+			if (p)
+				cap_hint_cpus(c, atoi(p + 3));
+			if (sscanf(line, "##### CPU %d buffer started ####", &k) == 1)
+				cap_count_buffer_start(c);
+			continue;
+		}
+		if (strncmp(line, "cpus=", 5) == 0) {
+			cap_hint_cpus(c, atoi(line + 5));
+			continue;
+		}
+		if (strncmp(line, "version = ", 10) == 0 || strncmp(line, "CPU ", 4) == 0)
+			continue; /* trace-cmd: "version = 7", "CPU 1 is empty" */
+		if ((cpu = lost_marker(line)) >= 0) {
+			g_hash_table_insert(lost, GINT_TO_POINTER(cpu + 1),
+					    GSIZE_TO_POINTER((gsize)lineno));
+			continue;
+		}
+		why = ftrace_line_parse(line, &l);
+		if (why) {
+			cap_error(c, error, lineno, why, "not an ftrace event line: '%.60s'", line);
+			goto out;
+		}
+		if (g_hash_table_size(lost)) {
+			gpointer w = g_hash_table_lookup(lost, GINT_TO_POINTER(l.cpu + 1));
+
+			if (w) {
+				struct cap_event e = { .ts_ns = l.ts_ns,
+						       .where = (uint64_t)GPOINTER_TO_SIZE(w),
+						       .cpu = l.cpu, .type = CAP_LOST };
+
+				g_hash_table_remove(lost, GINT_TO_POINTER(l.cpu + 1));
+				if (!cap_push(c, &e, error))
+					goto out;
+			}
+		}
+		if (!event(c, &l, lineno, error))
+			goto out;
+	}
+	if (ferror(f)) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path, g_strerror(errno));
+		goto out;
+	}
+	{
+		/* markers with no later event on their CPU: at the capture's end */
+		GHashTableIter it;
+		gpointer k, w;
+
+		g_hash_table_iter_init(&it, lost);
+		while (g_hash_table_iter_next(&it, &k, &w)) {
+			struct cap_event e = { .ts_ns = cap_last_ts(c),
+					       .where = (uint64_t)GPOINTER_TO_SIZE(w),
+					       .cpu = GPOINTER_TO_INT(k) - 1, .type = CAP_LOST };
+
+			if (!cap_push(c, &e, error))
+				goto out;
+		}
+	}
+	ok = true;
+out:
+	free(line);
+	g_hash_table_destroy(lost);
+	return ok;
+}

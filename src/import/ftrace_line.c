@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-only
+#include <string.h>
+
+#include "ftrace_line.h"
+
+bool ftrace_parse_ts(const char *s, size_t len, int64_t *out)
+{
+	const char *dot = memchr(s, '.', len);
+	int64_t sec = 0, frac = 0;
+	size_t flen;
+
+	if (!dot || dot == s || dot - s > 9)
+		return false;
+	for (const char *p = s; p < dot; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		sec = sec * 10 + (*p - '0');
+	}
+	flen = len - (size_t)(dot + 1 - s);
+	if (flen == 0 || flen > 9)
+		return false;
+	for (const char *p = dot + 1; p < s + len; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+		frac = frac * 10 + (*p - '0');
+	}
+	for (size_t i = flen; i < 9; i++)
+		frac *= 10;
+	*out = sec * 1000000000LL + frac;
+	return true;
+}
+
+/* A timestamp token "<sec>.<frac>:" at @p; sets *end past the colon. */
+static bool ts_token(const char *p, int64_t *ts, const char **end)
+{
+	const char *q = p;
+
+	while (*q && *q != ' ' && *q != ':')
+		q++;
+	if (*q != ':' || !ftrace_parse_ts(p, (size_t)(q - p), ts))
+		return false;
+	*end = q + 1;
+	return true;
+}
+
+const char *ftrace_line_parse(const char *line, struct ftrace_line *out)
+{
+	const char *p = line, *why = "cpu";
+
+	/*
+	 * The comm may itself hold "[...]", so try every "[digits]" until
+	 * one is followed by the timestamp (with or without the irq flags).
+	 */
+	while ((p = strchr(p, '[')) != NULL) {
+		const char *q = p + 1, *t, *e;
+		int64_t cpu = 0, ts;
+
+		p++;
+		if (*q < '0' || *q > '9')
+			continue;
+		while (*q >= '0' && *q <= '9' && cpu < 1000000)
+			cpu = cpu * 10 + (*q++ - '0');
+		if (*q != ']' || q[1] != ' ')
+			continue;
+		t = q + 1;
+		while (*t == ' ')
+			t++;
+		why = "timestamp";
+		if (!ts_token(t, &ts, &e)) {
+			/* irq-info flags such as "d.h1." come first */
+			while (*t && *t != ' ')
+				t++;
+			while (*t == ' ')
+				t++;
+			if (!ts_token(t, &ts, &e))
+				continue;
+		}
+		if (*e != ' ') {
+			why = "timestamp";
+			continue;
+		}
+		while (*e == ' ')
+			e++;
+		t = e;
+		while (*t && *t != ':' && *t != ' ')
+			t++;
+		if (*t != ':' || t == e) {
+			why = "event";
+			continue;
+		}
+		out->cpu = (int)cpu;
+		out->ts_ns = ts;
+		out->event = e;
+		out->event_len = (size_t)(t - e);
+		t++;
+		while (*t == ' ')
+			t++;
+		out->payload = t;
+		return NULL;
+	}
+	return why;
+}
+
+bool ftrace_field(const char *payload, const char *key, const char **val, size_t *len)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = payload; (p = strstr(p, key)) != NULL; p += kl) {
+		const char *v, *e;
+
+		if ((p != payload && p[-1] != ' ') || p[kl] != '=')
+			continue;
+		v = p + kl + 1;
+		e = v;
+		while (*e && *e != ' ')
+			e++;
+		*val = v;
+		*len = (size_t)(e - v);
+		return true;
+	}
+	return false;
+}
+
+bool ftrace_field_i64(const char *payload, const char *key, int64_t *out)
+{
+	const char *v;
+	size_t n, i = 0;
+	bool neg = false;
+	uint64_t x = 0;
+
+	if (!ftrace_field(payload, key, &v, &n) || n == 0)
+		return false;
+	if (v[0] == '-') {
+		neg = true;
+		i = 1;
+		if (n == 1)
+			return false;
+	}
+	for (; i < n; i++) {
+		unsigned d = (unsigned)(v[i] - '0');
+
+		if (d > 9)
+			return false;
+		if (x > (UINT64_MAX - d) / 10)
+			x = UINT64_MAX; /* saturate */
+		else
+			x = x * 10 + d;
+	}
+	if (neg)
+		*out = x > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)x;
+	else
+		*out = x > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)x;
+	return true;
+}

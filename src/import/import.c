@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Stock-capture import: format detection and dispatch to a front end. */
+#include <errno.h>
+#include <string.h>
+
+#include "capture.h"
+
+static const unsigned char dat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+
+bool is_import_capture(const char *in, const char *out, enum is_trace_format fmt,
+		       const struct is_trace_header *h, const struct is_state_table *t,
+		       uint32_t disabled, const struct is_capture_options *o,
+		       struct is_capture_stats *stats, GError **error)
+{
+	struct cap_ctx *c = cap_new(in, o, t, disabled);
+	enum is_capture_format f = o->format;
+	FILE *file = NULL;
+	unsigned char m[10];
+	size_t n;
+	bool ok = false;
+
+	if (f != IS_CAP_DAT) {
+		file = is_open_input(in, error);
+		if (!file)
+			goto out;
+		n = fread(m, 1, sizeof(m), file);
+		if (n == sizeof(m) && memcmp(m, dat_magic, sizeof(m)) == 0) {
+			if (f != IS_CAP_AUTO) {
+				g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+					    "%s: this is a trace.dat file, not %s text (use --format dat "
+					    "or auto)", in, is_capture_format_name(f));
+				goto out;
+			}
+			f = IS_CAP_DAT;
+		} else if (fseek(file, 0, SEEK_SET) != 0) {
+			/* a decompressor cannot seek back: reopen */
+			fclose(file);
+			file = is_open_input(in, error);
+			if (!file)
+				goto out;
+		}
+	}
+	if (f == IS_CAP_DAT) {
+		if (file) {
+			bool compressed = false;
+			FILE *raw = fopen(in, "rb");
+
+			if (raw) {
+				unsigned char r[2];
+
+				compressed = fread(r, 1, 2, raw) == 2 && r[0] == 0x1f && r[1] == 0x8b;
+				compressed |= r[0] == 0xfd;
+				fclose(raw);
+			}
+			if (compressed) {
+				g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+					    "%s: a compressed trace.dat: decompress it first (libtracecmd "
+					    "reads files, not streams)", in);
+				goto out;
+			}
+		}
+		if (!is_capture_dat_supported()) {
+			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+				    "%s: reading trace.dat needs a build with libtracecmd "
+				    "(meson -Dtracecmd=enabled, Debian libtracecmd-dev); convert it "
+				    "instead with: trace-cmd report -i %s > capture.txt", in, in);
+			goto out;
+		}
+		cap_set_where_name(c, "record");
+		if (!is_capture_read_dat(c, in, error))
+			goto out;
+	} else if (!is_capture_read_text(c, file, in, &f, error)) {
+		goto out;
+	}
+	if (!cap_finish(c, out, fmt, h, stats, error))
+		goto out;
+	if (stats)
+		stats->format = f;
+	ok = true;
+out:
+	if (file)
+		fclose(file);
+	cap_free(c);
+	return ok;
+}

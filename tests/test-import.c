@@ -1,0 +1,424 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The stock-capture importer on small hand-made captures: each case's
+ * expected records are derived by hand in the comments from the rules in
+ * src/import/capture.c (power9 table, HZ 100, TICK_NSEC 10 ms).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <glib/gstdio.h>
+
+#include "idlesim/import.h"
+
+/* One tracefs line on CPU @c: "<comm>-<pid> [00c] flags ts: event: payload". */
+#define L(c, ts, ev) "          <idle>-0       [00" #c "] d....  " ts ": " ev "\n"
+#define T(c, ts, ev) "        worker-55      [00" #c "] d....  " ts ": " ev "\n"
+
+#define HEAD "# tracer: nop\n#\n# entries-in-buffer/entries-written: 9/9   #P:2\n#\n"
+
+static char *tmpname(const char *suffix)
+{
+	char *p = g_build_filename(g_get_tmp_dir(), "idlesim-test-import-XXXXXX", NULL);
+	int fd = g_mkstemp(p);
+	char *q;
+
+	assert_true(fd >= 0);
+	close(fd);
+	g_unlink(p);
+	q = g_strconcat(p, suffix, NULL);
+	g_free(p);
+	return q;
+}
+
+static char *write_tmp(const char *text, size_t len, const char *suffix)
+{
+	char *p = tmpname(suffix);
+
+	assert_true(g_file_set_contents(p, text, (gssize)len, NULL));
+	return p;
+}
+
+/*
+ * Imports @path; returns the record lines of the native text trace
+ * ("I ..." lines joined with newlines) or NULL with *err set.
+ */
+static char *import_path(const char *path, const struct is_capture_options *o,
+			 struct is_capture_stats *st, GError **err)
+{
+	const struct is_state_table *t = is_states_builtin("power9");
+	g_autofree char *out = tmpname(".trace");
+	g_autofree char *text = NULL;
+	struct is_trace_header h;
+	GString *recs;
+	bool ok;
+
+	is_trace_header_init(&h);
+	g_strlcpy(h.states, "power9", sizeof(h.states));
+	h.state_count = t->count;
+	h.hz = 100;
+	ok = is_import_capture(path, out, IS_FMT_TEXT, &h, t, 0, o, st, err);
+	is_trace_header_clear(&h);
+	if (!ok) {
+		assert_false(g_file_test(out, G_FILE_TEST_EXISTS)); /* no partial output */
+		return NULL;
+	}
+	assert_true(g_file_get_contents(out, &text, NULL, NULL));
+	g_unlink(out);
+	recs = g_string_new(NULL);
+	{
+		g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+
+		for (char **p = lines; *p; p++)
+			if ((*p)[0] == 'I' || (*p)[0] == 'S')
+				g_string_append_printf(recs, "%s\n", *p);
+	}
+	return g_string_free(recs, FALSE);
+}
+
+static char *import_text(const char *text, const struct is_capture_options *o,
+			 struct is_capture_stats *st, GError **err)
+{
+	g_autofree char *in = write_tmp(text, strlen(text), ".txt");
+	char *r = import_path(in, o, st, err);
+
+	g_unlink(in);
+	return r;
+}
+
+static const struct is_capture_options defaults = { .format = IS_CAP_AUTO, .hz = 100 };
+
+/*
+ * Two periods on CPU 0 with every input observed.
+ *  - the expiry at 1.000000 with now=999000000: trace clock - timer clock
+ *    = 1 ms.  tick_stop(success=0) makes the tick state known (running).
+ *  - entry at 1.000500 (timer clock 999500000): pending are the tick at
+ *    1000000000 and hrtimer_wakeup at 1003000000.  delta_next = the
+ *    earliest of both = 500000; sleep = the earliest non-tick = 3500000.
+ *    Woken by the tick's expiry at 1.001000 -> cause tick; exit at
+ *    1.001100 -> idle 600000.  The next entry comes with no task run in
+ *    between -> nw=1.  The kernel's miss event says "below": 600 us in
+ *    stop1 (target 50 us) leaves 595 us >= stop2's 100 us: agrees.
+ *  - entry at 1.001200 (timer clock 1000200000): the tick re-armed at
+ *    1010000000, the wakeup still at 1003000000: sleep = delta = 2800000.
+ *    hrtimer_wakeup expires -> timer; exit at 1.004020 -> 2820000.  The
+ *    switch to a task ends it (no nw).  No miss event, but 2820 us in
+ *    stop0_lite is "below" by the rule: one disagreement.
+ */
+#define TWO_PERIODS \
+	L(0, "1.000000", "hrtimer_expire_entry: hrtimer=00000000aaaa0001 function=tick_nohz_handler now=999000000") \
+	L(0, "1.000100", "tick_stop: success=0 dependency=SCHED") \
+	L(0, "1.000200", "hrtimer_start: hrtimer=00000000aaaa0001 function=tick_nohz_handler expires=1000000000 softexpires=1000000000 mode=ABS|PINNED|HARD was_armed=0") \
+	T(0, "1.000300", "hrtimer_start: hrtimer=00000000bbbb0002 function=hrtimer_wakeup expires=1003000000 softexpires=1003000000 mode=REL was_armed=0") \
+	L(0, "1.000500", "cpu_idle: state=3 cpu_id=0") \
+	L(0, "1.001000", "hrtimer_expire_entry: hrtimer=00000000aaaa0001 function=tick_nohz_handler now=1000000000") \
+	L(0, "1.001010", "hrtimer_start: hrtimer=00000000aaaa0001 function=tick_nohz_handler expires=1010000000 softexpires=1010000000 mode=ABS|PINNED|HARD was_armed=0") \
+	L(0, "1.001100", "cpu_idle: state=4294967295 cpu_id=0") \
+	L(0, "1.001150", "cpu_idle_miss: cpu_id=0 state=3 type=below") \
+	L(0, "1.001200", "cpu_idle: state=1 cpu_id=0") \
+	L(0, "1.004000", "hrtimer_expire_entry: hrtimer=00000000bbbb0002 function=hrtimer_wakeup now=1003000000") \
+	L(0, "1.004020", "cpu_idle: state=4294967295 cpu_id=0") \
+	L(0, "1.004100", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120")
+
+#define TWO_EXPECTED \
+	"I 0 1000500000 3500000 500000 0 2147483647000 600000 tick k=3 nw=1\n" \
+	"I 0 1001200000 2800000 2800000 0 2147483647000 2820000 timer k=1\n"
+
+static void test_exact(void **state)
+{
+	struct is_capture_stats st;
+	GError *err = NULL;
+	g_autofree char *r = import_text(HEAD TWO_PERIODS, &defaults, &st, &err);
+
+	(void)state;
+	assert_null(err);
+	assert_string_equal(r, TWO_EXPECTED);
+	assert_int_equal(st.format, IS_CAP_FTRACE);
+	assert_int_equal(st.records, 2);
+	assert_int_equal(st.exact, 2);
+	assert_int_equal(st.cpus, 2); /* from "#P:2", though CPU 1 has no event */
+	assert_int_equal(st.cause[IS_CAUSE_TICK], 1);
+	assert_int_equal(st.cause[IS_CAUSE_TIMER], 1);
+	assert_int_equal(st.miss_events, 1);
+	assert_int_equal(st.miss_agree, 1);
+	assert_int_equal(st.miss_disagree, 1);
+	assert_string_equal(st.tick_function, "tick_nohz_handler");
+}
+
+/* Replaces every occurrence of @from in @s. */
+static char *replace(const char *s, const char *from, const char *to)
+{
+	g_auto(GStrv) parts = g_strsplit(s, from, -1);
+
+	return g_strjoinv(to, parts);
+}
+
+/*
+ * The same capture in other shapes gives the same records: CRLF line
+ * ends, no irq-info column, trace-cmd report layout (header "cpus=2",
+ * padded payload), lines out of order across CPUs or fully reversed
+ * (within the reorder window), gzip and xz compression.
+ */
+static void test_same_records(void **state)
+{
+	g_autofree char *crlf = replace(HEAD TWO_PERIODS, "\n", "\r\n");
+	g_autofree char *noirq = replace(HEAD TWO_PERIODS, "] d....  ", "]  ");
+	g_autofree char *tc0 = replace(TWO_PERIODS, ": cpu_idle: ", ": cpu_idle:             ");
+	g_autofree char *tc = g_strconcat("cpus=2\n", tc0, NULL);
+	g_autofree char *rev = NULL;
+	const char *const cases[][2] = { { "crlf", crlf }, { "noirq", noirq }, { "trace-cmd", tc } };
+	struct is_capture_stats st;
+	GError *err = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *r = import_text(cases[i][1], &defaults, &st, &err);
+
+		if (!r)
+			fail_msg("%s: %s", cases[i][0], err->message);
+		assert_string_equal(r, TWO_EXPECTED);
+	}
+	assert_int_equal(st.format, IS_CAP_TRACECMD);
+	{
+		/* every line reversed: the window sorts them back */
+		g_auto(GStrv) l = g_strsplit(TWO_PERIODS, "\n", -1);
+		guint n = g_strv_length(l);
+		GString *s = g_string_new(HEAD);
+		g_autofree char *r = NULL;
+
+		for (guint i = n; i-- > 0;)
+			if (*l[i])
+				g_string_append_printf(s, "%s\n", l[i]);
+		rev = g_string_free(s, FALSE);
+		r = import_text(rev, &defaults, &st, &err);
+		assert_non_null(r);
+		assert_string_equal(r, TWO_EXPECTED);
+		assert_true(st.reordered > 0);
+	}
+	{
+		/* ... unless the window is smaller than the disorder */
+		struct is_capture_options o = defaults;
+		g_autofree char *r = NULL;
+
+		o.reorder_window = 2;
+		r = import_text(rev, &o, &st, &err);
+		assert_null(r);
+		assert_non_null(strstr(err->message, "field 'timestamp'"));
+		assert_non_null(strstr(err->message, "reorder window (2 events)"));
+		assert_non_null(strstr(err->message, ".txt:"));
+		g_clear_error(&err);
+	}
+	{
+		g_autofree char *in = write_tmp(HEAD TWO_PERIODS, strlen(HEAD TWO_PERIODS), ".txt");
+		g_autofree char *cmd = g_strdup_printf("gzip -c %s > %s.gz && xz -c %s > %s.xz",
+						       in, in, in, in);
+		const char *const ext[] = { ".gz", ".xz" };
+
+		assert_int_equal(system(cmd), 0);
+		for (int k = 0; k < 2; k++) {
+			g_autofree char *p = g_strconcat(in, ext[k], NULL);
+			g_autofree char *r = import_path(p, &defaults, &st, &err);
+
+			if (!r)
+				fail_msg("%s: %s", ext[k], err->message);
+			assert_string_equal(r, TWO_EXPECTED);
+			g_unlink(p);
+		}
+		g_unlink(in);
+	}
+}
+
+/*
+ * Tick handling: tick_stop(success=1) between the exit of one pass and
+ * the entry of the next is that pass's stop_tick = 1, with the tick still
+ * running at select (ts 0).  The following pass, with no task between,
+ * starts with the tick stopped (ts 1); the stopped tick's timer holds the
+ * next event, so sleep = delta = its expiry (timer clock = trace clock
+ * here: the expiry's now equals its timestamp).
+ *  - entry 2.000000: tick pending at 2010000000 (tick running):
+ *    delta 10000000; no other hrtimer: sleep unknown -> 1 s (HZ ticks), est=sleep.
+ *  - entry 2.000300: stopped this pass (ts 0, stop=1), the tick timer
+ *    reprogrammed to the next event the kernel found, 2050000000: that is
+ *    the sleep length, 49700000; delta_next is still the tick on the grid,
+ *    2010000000 - 2000300000 = 9700000.
+ *    Woken by an irq after the exit (ppc style) -> irq.
+ *  - entry 2.001000: ts 1 (stopped, not by this pass): sleep = delta =
+ *    2050000000 - 2001000000 = 49000000, exact.  Ended by an IPI from
+ *    CPU 1 -> ipi; the switch after it clears the stopped tick.
+ */
+static void test_tick(void **state)
+{
+	const char *in = HEAD
+		L(0, "2.000000", "hrtimer_expire_entry: hrtimer=00000000aaaa0001 function=tick_nohz_handler now=2000000000")
+		L(0, "2.000000", "hrtimer_start: hrtimer=00000000aaaa0001 function=tick_nohz_handler expires=2010000000 softexpires=2010000000 mode=ABS was_armed=0")
+		L(0, "2.000010", "tick_stop: success=0 dependency=SCHED")
+		L(0, "2.000100", "cpu_idle: state=2 cpu_id=0")
+		L(0, "2.000200", "cpu_idle: state=4294967295 cpu_id=0")
+		L(0, "2.000250", "tick_stop: success=1 dependency=NONE")
+		L(0, "2.000260", "hrtimer_start: hrtimer=00000000aaaa0001 function=tick_nohz_handler expires=2050000000 softexpires=2050000000 mode=ABS|PINNED|HARD was_armed=1")
+		L(0, "2.000300", "cpu_idle: state=4 cpu_id=0")
+		L(0, "2.000900", "cpu_idle: state=4294967295 cpu_id=0")
+		L(0, "2.000910", "irq_handler_entry: irq=24 name=virtio0")
+		L(0, "2.001000", "cpu_idle: state=5 cpu_id=0")
+		T(1, "2.003000", "ipi_send_cpu: cpu=0 callsite=foo+0x10/0x20 callback=bar+0x0/0x10")
+		L(0, "2.003100", "cpu_idle: state=4294967295 cpu_id=0")
+		L(0, "2.003200", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120");
+	struct is_capture_stats st;
+	GError *err = NULL;
+	g_autofree char *r = import_text(in, &defaults, &st, &err);
+
+	(void)state;
+	assert_null(err);
+	assert_string_equal(r,
+		"I 0 2000100000 1000000000 9900000 0 2147483647000 100000 unknown k=2 nw=1 est=sleep\n"
+		"I 0 2000300000 49700000 9700000 0 2147483647000 600000 irq k=4 stop=1 nw=1\n"
+		"I 0 2001000000 49000000 49000000 1 2147483647000 2100000 ipi k=5\n");
+	assert_int_equal(st.exact, 2);
+	assert_int_equal(st.est_sleep, 1);
+}
+
+/*
+ * Edges and gaps, on a capture whose every period but the cut ones is
+ * the same shape (state 2 from t to t+100 us, woken by an irq):
+ *  - CPU 1 starts inside a period (an exit first) and ends inside one:
+ *    both dropped and counted;
+ *  - CPU 0's exit at 3.000300 is missing: a task's event at 3.000250 is
+ *    the first thing the CPU did, so the period lasts 250 us, est=idle;
+ *    the one at 3.001000 has no exit and nothing after it before the next
+ *    entry: dropped (no_exit);
+ *  - a lost-events marker on CPU 0 drops the period open across it;
+ *  - CPU 1 is taken offline inside a period (cpuhp_enter for cpu 1 on
+ *    CPU 0): no period is made of its time offline;
+ *  - unknown events are counted, and "CPU 1 buffer started" noted.
+ * Every kept period lacks timers (sleep estimated: 1 s, tick_ns to the
+ * next 10 ms grid point of the trace clock) and tick_stop (ts).
+ */
+static void test_gaps(void **state)
+{
+	const char *in = HEAD
+		"##### CPU 1 buffer started ####\n"
+		L(1, "3.000010", "cpu_idle: state=4294967295 cpu_id=1")
+		L(0, "3.000000", "cpu_idle: state=2 cpu_id=0")
+		T(0, "3.000250", "foo_event: x=1")
+		L(0, "3.000400", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120")
+		L(0, "3.001000", "cpu_idle: state=2 cpu_id=0")
+		L(0, "3.002000", "cpu_idle: state=2 cpu_id=0")
+		L(0, "3.002100", "cpu_idle: state=4294967295 cpu_id=0")
+		L(0, "3.002110", "irq_handler_entry: irq=3 name=x")
+		L(0, "3.003000", "cpu_idle: state=2 cpu_id=0")
+		"CPU:0 [LOST 7 EVENTS]\n"
+		L(0, "3.003100", "cpu_idle: state=4294967295 cpu_id=0")
+		L(1, "3.004000", "cpu_idle: state=3 cpu_id=1")
+		T(0, "3.004500", "cpuhp_enter: cpu: 0001 target: 0 step: 233 (sched_cpu_dying)")
+		T(1, "3.900000", "sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120")
+		L(1, "3.950000", "cpu_idle: state=4 cpu_id=1");
+	struct is_capture_stats st;
+	GError *err = NULL;
+	g_autofree char *r = import_text(in, &defaults, &st, &err);
+
+	(void)state;
+	assert_null(err);
+	assert_string_equal(r,
+		"I 0 3000000000 1000000000 10000000 0 2147483647000 250000 unknown k=2 est=sleep+ts+idle\n"
+		"I 0 3002000000 1000000000 8000000 0 2147483647000 100000 irq k=2 nw=1 est=sleep+ts\n");
+	assert_int_equal(st.partial_start, 1);
+	assert_int_equal(st.partial_end, 1);
+	assert_int_equal(st.no_exit, 1);
+	assert_int_equal(st.lost_markers, 1);
+	assert_int_equal(st.lost_dropped, 1);
+	assert_int_equal(st.hotplug_dropped, 1);
+	assert_int_equal(st.buffer_starts, 1);
+	assert_int_equal(st.unknown_events, 1);
+	assert_int_equal(st.est_idle, 1);
+	assert_int_equal(st.records, 2);
+}
+
+/* Malformed input: an error naming the file, the line and the field. */
+static const struct {
+	const char *name, *text;
+	const char *expect[2];
+} bad[] = {
+	{ "state beyond the table", HEAD L(0, "1.0", "cpu_idle: state=7 cpu_id=0"),
+	  { ":5: field 'state'", "outside the state table (power9, 7 states)" } },
+	{ "cpu_id mismatch", HEAD L(0, "1.0", "cpu_idle: state=1 cpu_id=1"),
+	  { ":5: field 'cpu_id'", "not the line's CPU" } },
+	{ "no state", HEAD L(0, "1.0", "cpu_idle: cpu_id=0"),
+	  { ":5: field 'state'", "missing" } },
+	{ "bad timestamp", HEAD "  <idle>-0  [000] d....  1.x: cpu_idle: state=1 cpu_id=0\n",
+	  { ":5: field 'timestamp'", "not an ftrace event line" } },
+	{ "garbage", HEAD "hello world\n", { ":5: field 'cpu'", "not an ftrace event line" } },
+	{ "bad miss type", HEAD L(0, "1.0", "cpu_idle_miss: cpu_id=0 state=1 type=sideways"),
+	  { ":5: field 'type'", "above or below" } },
+	{ "bad cpumask", HEAD L(0, "1.0", "ipi_send_cpumask: cpumask=3-1 callsite=x callback=y"),
+	  { ":5: field 'cpumask'", "not a CPU list" } },
+	{ "no period", HEAD L(0, "1.0", "cpu_idle: state=1 cpu_id=0"),
+	  { "no complete idle period", "" } },
+	{ "NUL byte", HEAD "ab\0cd\n", { ":5: field 'line'", "NUL" } },
+};
+
+static void test_bad(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		size_t len = strlen(bad[i].text);
+		g_autofree char *in = NULL;
+		struct is_capture_stats st;
+		GError *err = NULL;
+		char *r;
+
+		if (strcmp(bad[i].name, "NUL byte") == 0)
+			len = strlen(HEAD) + 6;
+		in = write_tmp(bad[i].text, len, ".txt");
+		r = import_path(in, &defaults, &st, &err);
+		if (r)
+			fail_msg("%s: accepted", bad[i].name);
+		for (int k = 0; k < 2; k++)
+			if (!strstr(err->message, bad[i].expect[k]))
+				fail_msg("%s: '%s' lacks '%s'", bad[i].name, err->message,
+					 bad[i].expect[k]);
+		g_error_free(err);
+		g_unlink(in);
+	}
+}
+
+/* A trace.dat given to a build without libtracecmd says how to convert. */
+static void test_dat_magic(void **state)
+{
+	static const char dat[] = "\x17\x08\x44tracing6\0\0\0\0\0\0\0\0";
+	g_autofree char *in = write_tmp(dat, sizeof(dat), ".dat");
+	struct is_capture_stats st;
+	GError *err = NULL;
+	struct is_capture_options o = defaults;
+
+	(void)state;
+	assert_null(import_path(in, &o, &st, &err));
+	if (is_capture_dat_supported())
+		assert_non_null(strstr(err->message, "libtracecmd cannot open"));
+	else
+		assert_non_null(strstr(err->message, "trace-cmd report -i"));
+	g_clear_error(&err);
+	o.format = IS_CAP_FTRACE;
+	assert_null(import_path(in, &o, &st, &err));
+	assert_non_null(strstr(err->message, "trace.dat file, not ftrace text"));
+	g_clear_error(&err);
+	g_unlink(in);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exact),
+		cmocka_unit_test(test_same_records),
+		cmocka_unit_test(test_tick),
+		cmocka_unit_test(test_gaps),
+		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_dat_magic),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
