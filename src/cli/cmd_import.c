@@ -65,7 +65,7 @@ int cmd_import(int argc, char **argv)
 	g_autofree char *out = NULL, *format = NULL, *states = NULL, *govs = NULL;
 	gint hz = 100;
 	gint64 window = IS_CAPTURE_DEFAULT_WINDOW;
-	gboolean report = FALSE, quiet = FALSE;
+	gboolean report = FALSE, quiet = FALSE, tick_traced = FALSE;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "native trace to write (.istb = binary)", "FILE" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format,
@@ -75,6 +75,8 @@ int cmd_import(int argc, char **argv)
 		{ "hz", 0, 0, G_OPTION_ARG_INT, &hz, "CONFIG_HZ of the captured kernel (default 100)", "N" },
 		{ "reorder-window", 0, 0, G_OPTION_ARG_INT64, &window,
 		  "events held to sort out-of-order input (default 65536)", "N" },
+		{ "tick-stop-traced", 0, 0, G_OPTION_ARG_NONE, &tick_traced,
+		  "timer:tick_stop was enabled: a CPU with no tick_stop event kept its tick (exact, not est=ts)", NULL },
 		{ "report", 'r', 0, G_OPTION_ARG_NONE, &report,
 		  "score the kernel's decisions and replay governors on the same periods", NULL },
 		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &govs,
@@ -147,7 +149,8 @@ int cmd_import(int argc, char **argv)
 			st.cpus, st.events, st.partial, st.other_events);
 	} else {
 		struct is_capture_options o = { .format = f, .hz = hz,
-						.reorder_window = (size_t)window };
+						.reorder_window = (size_t)window,
+						.tick_stop_traced = tick_traced };
 		struct is_capture_stats st;
 
 		g_snprintf(h.source, sizeof(h.source), "idlesim import of a stock capture");

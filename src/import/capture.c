@@ -39,7 +39,9 @@
  *     pending.  sleep_ns is then 1 s (HZ ticks: "nothing known to be
  *     due"), tick_ns the next tick on the HZ grid (sleep_ns if the tick
  *     is stopped); without a clock offset the trace clock's grid is used.
- *   est=ts: no tick_stop event seen on that CPU yet; tick assumed running.
+ *   est=ts: no tick_stop event seen on that CPU yet; tick assumed running
+ *     (unless the caller says timer:tick_stop was traced: then none seen
+ *     means exactly that the tick ran).
  *   est=idle: the exit was lost (a later entry or switch with no exit):
  *     idle_ns runs to the CPU's first event after the entry.  Without
  *     cpuhp events a CPU taken offline in idle looks like that too; with
@@ -73,6 +75,10 @@ struct ccpu {
 	int64_t off;
 	/* tick */
 	bool ts_known, tick_stopped, stopped_this_pass;
+	/* ts->idle_entrytime, as the first entry after the loop began or an
+	 * irq exit (0: not yet) */
+	bool in_loop;
+	int64_t idle_enter;
 	/* the open period */
 	enum phase phase;
 	int state;
@@ -246,8 +252,10 @@ uint32_t cap_intern(struct cap_ctx *c, const char *name, size_t len)
 
 /*
  * The tick's timer function: by name when the capture has symbols, else
- * the function whose timers always expire on the 1/HZ grid (the 6.12 tick
- * is aligned to multiples of TICK_NSEC), with the most such expiries.
+ * the function whose timers expire on the 1/HZ grid (the 6.12 tick is
+ * aligned to multiples of TICK_NSEC) at least 90% of the time, with the
+ * most such expiries (a stopped tick is programmed to the next event,
+ * which may be off the grid).
  */
 static uint32_t tick_func(struct cap_ctx *c)
 {
@@ -261,7 +269,8 @@ static uint32_t tick_func(struct cap_ctx *c)
 
 		if (f->named_tick)
 			return c->tick_func = i + 1;
-		if (!f->off_grid && f->on_grid > most) {
+		/* a stopped tick is reprogrammed to the next hrtimer: off-grid */
+		if (f->on_grid >= 9 * f->off_grid && f->on_grid > most) {
 			most = f->on_grid;
 			best = i + 1;
 		}
@@ -279,6 +288,8 @@ static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
 
 		c->cpu = g_renew(struct ccpu, c->cpu, n);
 		memset(c->cpu + c->ncpu_alloc, 0, sizeof(struct ccpu) * (size_t)(n - c->ncpu_alloc));
+		for (int i = c->ncpu_alloc; i < n; i++)
+			c->cpu[i].ts_known = c->o.tick_stop_traced;
 		c->ncpu_alloc = n;
 	}
 	if (cpu > c->maxcpu)
@@ -389,7 +400,7 @@ static void compute_inputs(struct cap_ctx *c, struct ccpu *p, int64_t ts)
 {
 	const int64_t none = INT64_MAX;
 	uint32_t tf = tick_func(c);
-	int64_t now, min_other = none, tick_timer = none, next_tick;
+	int64_t now, cur, min_other = none, tick_timer = none, next_tick;
 	bool unc_other = false, unc_tick = false;
 
 	p->est = 0;
@@ -401,10 +412,24 @@ static void compute_inputs(struct cap_ctx *c, struct ccpu *p, int64_t ts)
 		p->est |= IS_EST_SLEEP;
 		return;
 	}
-	now = ts - p->off;
+	cur = ts - p->off;
+	/*
+	 * tick_nohz_get_sleep_length() measures from ts->idle_entrytime, set
+	 * when the CPU entered the idle loop and at each irq exit in it, not
+	 * from the current time: every pass of one loop without an irq sees
+	 * the same "now".  That moment is taken as the first entry after the
+	 * loop began or an irq returned (the select just before it ran a few
+	 * microseconds later than idle_entrytime was set); before the CPU's
+	 * first switch to idle or irq exit, as the entry itself, estimated.
+	 */
+	if (!p->in_loop)
+		p->est |= IS_EST_SLEEP;
+	if (!p->in_loop || !p->idle_enter)
+		p->idle_enter = ts;
+	now = p->idle_enter - p->off;
 	/* A timer long past its expiry was removed by something unseen. */
 	for (int i = 0; i < p->nt; i++)
-		if (p->t[i].expires < now - c->tick_nsec)
+		if (p->t[i].expires < cur - c->tick_nsec)
 			timer_remove(p, i--);
 	for (int i = 0; i < p->nt; i++) {
 		if (tf && p->t[i].func == tf) {
@@ -437,7 +462,7 @@ static void compute_inputs(struct cap_ctx *c, struct ccpu *p, int64_t ts)
 	 */
 	next_tick = tick_timer;
 	if (p->kstop || next_tick == none || unc_tick)
-		next_tick = (now / c->tick_nsec + 1) * c->tick_nsec;
+		next_tick = (cur / c->tick_nsec + 1) * c->tick_nsec;
 	p->delta = MIN(min_other, next_tick) - now;
 	if (p->kstop && tick_timer != none) {
 		int64_t m = MIN(min_other, tick_timer);
@@ -703,7 +728,17 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 				q->ipi_hint = true;
 		}
 		break;
+	case CAP_IRQ_EXIT:
+		/* tick_nohz_irq_exit() in idle: idle_entrytime moves on */
+		if (p->in_loop)
+			p->idle_enter = 0;
+		break;
 	case CAP_SWITCH:
+		if (e->b == 0) {
+			/* do_idle(): tick_nohz_idle_enter() sets idle_entrytime */
+			p->in_loop = true;
+			p->idle_enter = 0;
+		}
 		if (e->a == 0) {
 			/* leaving the idle loop: tick_nohz_idle_exit() restarts the tick */
 			if (p->phase == P_AFTER)
@@ -724,8 +759,9 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 				c->st.hotplug_dropped++;
 			q->phase = P_NONE;
 			q->nt = 0;
-			q->ts_known = false;
+			q->ts_known = c->o.tick_stop_traced;
 			q->tick_stopped = false;
+			q->in_loop = false;
 		}
 		break;
 	case CAP_LOST:
@@ -735,7 +771,8 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		p->phase = P_NONE;
 		p->nt = 0;
 		p->have_off = false;
-		p->ts_known = false;
+		p->ts_known = false; /* a lost tick_stop would go unnoticed */
+		p->in_loop = false;
 		break;
 	default:
 		break;

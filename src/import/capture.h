@@ -20,6 +20,7 @@ enum cap_type {
 	CAP_IRQ,           /* irq:irq_handler_entry and similar: a device irq ran */
 	CAP_IPI_RECV,      /* an IPI handler ran here (ipi_entry, reschedule_entry...) */
 	CAP_TIMER_IRQ,     /* x86 local_timer_entry: a timer interrupt, refined by expiry */
+	CAP_IRQ_EXIT,      /* an interrupt handler returned (irq_handler_exit, hrtimer_expire_exit...) */
 	CAP_IPI_SEND,      /* ipi_send_cpu(mask), ipi_raise; a = target CPU */
 	CAP_WAKEUP,        /* sched:sched_wakeup; a = target CPU */
 	CAP_SWITCH,        /* sched:sched_switch; a = prev_pid, b = next_pid */

@@ -132,6 +132,36 @@ static bool push_hexmask(struct cap_ctx *c, struct cap_event *e, const char *v, 
 	return true;
 }
 
+/* The pid of "comm:pid [prio]" ending at @end (the " [" after it). */
+static bool plugin_pid(const char *start, const char *end, int64_t *pid)
+{
+	const char *colon = NULL;
+	char *stop;
+	long v;
+
+	for (const char *p = start; p < end; p++)
+		if (*p == ':')
+			colon = p;
+	if (!colon)
+		return false;
+	v = strtol(colon + 1, &stop, 10);
+	if (stop != end || v < 0)
+		return false;
+	*pid = v;
+	return true;
+}
+
+/* trace-cmd's sched plugin: "prev:pid [prio] S ==> next:pid [prio]". */
+static bool plugin_switch(const char *pl, int64_t *prev, int64_t *next)
+{
+	const char *arrow = strstr(pl, " ==> "), *b1 = strstr(pl, " ["), *b2;
+
+	if (!arrow || !b1 || b1 > arrow)
+		return false;
+	b2 = strstr(arrow + 5, " [");
+	return b2 && plugin_pid(pl, b1, prev) && plugin_pid(arrow + 5, b2, next);
+}
+
 static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 		  GError **error)
 {
@@ -199,6 +229,10 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 		e.type = CAP_IPI_RECV;
 	} else if (IS_EV("local_timer_entry")) {
 		e.type = CAP_TIMER_IRQ;
+	} else if (IS_EV("irq_handler_exit") || IS_EV("hrtimer_expire_exit") || IS_EV("ipi_exit") ||
+		   IS_EV("local_timer_exit") || IS_EV("reschedule_exit") ||
+		   IS_EV("call_function_exit") || IS_EV("call_function_single_exit")) {
+		e.type = CAP_IRQ_EXIT;
 	} else if (IS_EV("ipi_send_cpu")) {
 		if (!need(c, error, line, pl, "cpu", &x))
 			return false;
@@ -215,8 +249,12 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 		e.type = CAP_IPI_SEND;
 		return push_hexmask(c, &e, v, n, error);
 	} else if (IS_EV("sched_wakeup")) {
-		if (!need(c, error, line, pl, "target_cpu", &x))
-			return false;
+		const char *q;
+
+		/* trace-cmd's sched plugin prints "comm:pid [prio] CPU:003" */
+		if (!ftrace_field_i64(pl, "target_cpu", &x) &&
+		    !((q = strstr(pl, " CPU:")) && (x = strtol(q + 5, NULL, 10)) >= 0))
+			return cap_error(c, error, line, "target_cpu", "missing or not an integer");
 		e.type = CAP_WAKEUP;
 		e.a = x;
 	} else if (IS_EV("cpuhp_enter") || IS_EV("cpuhp_multi_enter") || IS_EV("cpuhp_exit")) {
@@ -229,9 +267,9 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 	} else if (IS_EV("sched_switch")) {
 		int64_t y;
 
-		if (!need(c, error, line, pl, "prev_pid", &x) ||
-		    !need(c, error, line, pl, "next_pid", &y))
-			return false;
+		if (!(ftrace_field_i64(pl, "prev_pid", &x) && ftrace_field_i64(pl, "next_pid", &y)) &&
+		    !plugin_switch(pl, &x, &y))
+			return cap_error(c, error, line, "prev_pid", "missing or not an integer");
 		e.type = CAP_SWITCH;
 		e.a = x;
 		e.b = y;

@@ -129,6 +129,11 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 		e.type = CAP_IPI_RECV;
 	} else if (!strcmp(name, "local_timer_entry")) {
 		e.type = CAP_TIMER_IRQ;
+	} else if (!strcmp(name, "irq_handler_exit") || !strcmp(name, "hrtimer_expire_exit") ||
+		   !strcmp(name, "ipi_exit") || !strcmp(name, "local_timer_exit") ||
+		   !strcmp(name, "reschedule_exit") || !strcmp(name, "call_function_exit") ||
+		   !strcmp(name, "call_function_single_exit")) {
+		e.type = CAP_IRQ_EXIT;
 	} else if (!strcmp(name, "ipi_send_cpu")) {
 		if (!field_u64(ev, r, "cpu", &v))
 			return fail(d, "cpu");

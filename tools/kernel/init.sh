@@ -28,7 +28,26 @@ dmesg | grep -E '^ *(# |ok |not ok |KTAP|1\.\.)' | sed 's/^/IDLESIM-KUNIT /'
 # A stock capture (idlesim.stock=1) holds only the workload's interval, as
 # a user's capture would: drop what the events recorded during boot.
 grep -q 'idlesim\.stock=1' /proc/cmdline && echo > $T/trace
-/workload "$secs"
+# idlesim.tracedat=EVENTS: the capture is made by trace-cmd record instead
+# (the image carries the host's trace-cmd and its libraries) and printed
+# as a trace.dat between its own markers.
+dat=$(sed -n 's/.*idlesim\.tracedat=\([^ ]*\).*/\1/p' /proc/cmdline)
+if [ -n "$dat" ] && [ -x /usr/bin/trace-cmd ]; then
+	echo 0 > $T/tracing_on
+	echo > $T/trace
+	args=""
+	for e in $(echo "$dat" | tr ',' ' '); do
+		args="$args -e $e"
+	done
+	# shellcheck disable=SC2086
+	/usr/bin/trace-cmd record -q -b 20000 --file-version 6 -o /trace.dat $args /workload "$secs" >/dev/null 2>&1 ||
+		echo "IDLESIM-INFO trace-cmd record failed"
+	echo "IDLESIM-DAT-BEGIN"
+	gzip -1 < /trace.dat | base64
+	echo "IDLESIM-DAT-END"
+else
+	/workload "$secs"
+fi
 # Keep every CPU busy so that no idle period (and no governor update)
 # happens between the end of the trace and the weights dump.
 spinners=""
