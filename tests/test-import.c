@@ -97,6 +97,9 @@ static const struct is_capture_options defaults = { .format = IS_CAP_AUTO, .hz =
  * Two periods on CPU 0 with every input observed.
  *  - the expiry at 1.000000 with now=999000000: trace clock - timer clock
  *    = 1 ms.  tick_stop(success=0) makes the tick state known (running).
+ *    The switch to the idle task at 1.000400 starts an idle loop: the
+ *    sleep length is measured from its idle_entrytime, taken as the
+ *    loop's first entry, and after each interrupt the next entry.
  *  - entry at 1.000500 (timer clock 999500000): pending are the tick at
  *    1000000000 and hrtimer_wakeup at 1003000000.  delta_next = the
  *    earliest of both = 500000; sleep = the earliest non-tick = 3500000.
@@ -115,6 +118,7 @@ static const struct is_capture_options defaults = { .format = IS_CAP_AUTO, .hz =
 	L(0, "1.000100", "tick_stop: success=0 dependency=SCHED") \
 	L(0, "1.000200", "hrtimer_start: hrtimer=00000000aaaa0001 function=tick_nohz_handler expires=1000000000 softexpires=1000000000 mode=ABS|PINNED|HARD was_armed=0") \
 	T(0, "1.000300", "hrtimer_start: hrtimer=00000000bbbb0002 function=hrtimer_wakeup expires=1003000000 softexpires=1003000000 mode=REL was_armed=0") \
+	T(0, "1.000400", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120") \
 	L(0, "1.000500", "cpu_idle: state=3 cpu_id=0") \
 	L(0, "1.001000", "hrtimer_expire_entry: hrtimer=00000000aaaa0001 function=tick_nohz_handler now=1000000000") \
 	L(0, "1.001010", "hrtimer_start: hrtimer=00000000aaaa0001 function=tick_nohz_handler expires=1010000000 softexpires=1010000000 mode=ABS|PINNED|HARD was_armed=0") \
@@ -243,12 +247,14 @@ static void test_same_records(void **state)
  *  - entry 2.000000: tick pending at 2010000000 (tick running):
  *    delta 10000000; no other hrtimer: sleep unknown -> 1 s (HZ ticks), est=sleep.
  *  - entry 2.000300: stopped this pass (ts 0, stop=1), the tick timer
- *    reprogrammed to the next event the kernel found, 2050000000: that is
- *    the sleep length, 49700000; delta_next is still the tick on the grid,
- *    2010000000 - 2000300000 = 9700000.
+ *    reprogrammed to the next event the kernel found, 2050000000.  No
+ *    interrupt since the loop's first entry: idle_entrytime is still
+ *    2.000100, so the sleep length is 2050000000 - 2000100000 = 49900000,
+ *    and delta_next the tick on the grid, 2010000000 - 2000100000 =
+ *    9900000.
  *    Woken by an irq after the exit (ppc style) -> irq.
- *  - entry 2.001000: ts 1 (stopped, not by this pass): sleep = delta =
- *    2050000000 - 2001000000 = 49000000, exact.  Ended by an IPI from
+ *  - entry 2.001000, after the irq: ts 1 (stopped, not by this pass):
+ *    sleep = delta = 2050000000 - 2001000000 = 49000000, exact.  Ended by an IPI from
  *    CPU 1 -> ipi; the switch after it clears the stopped tick.
  */
 static void test_tick(void **state)
@@ -256,6 +262,7 @@ static void test_tick(void **state)
 	const char *in = HEAD
 		L(0, "2.000000", "hrtimer_expire_entry: hrtimer=00000000aaaa0001 function=tick_nohz_handler now=2000000000")
 		L(0, "2.000000", "hrtimer_start: hrtimer=00000000aaaa0001 function=tick_nohz_handler expires=2010000000 softexpires=2010000000 mode=ABS was_armed=0")
+		T(0, "2.000050", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120")
 		L(0, "2.000010", "tick_stop: success=0 dependency=SCHED")
 		L(0, "2.000100", "cpu_idle: state=2 cpu_id=0")
 		L(0, "2.000200", "cpu_idle: state=4294967295 cpu_id=0")
@@ -276,7 +283,7 @@ static void test_tick(void **state)
 	assert_null(err);
 	assert_string_equal(r,
 		"I 0 2000100000 1000000000 9900000 0 2147483647000 100000 unknown k=2 nw=1 est=sleep\n"
-		"I 0 2000300000 49700000 9700000 0 2147483647000 600000 irq k=4 stop=1 nw=1\n"
+		"I 0 2000300000 49900000 9900000 0 2147483647000 600000 irq k=4 stop=1 nw=1\n"
 		"I 0 2001000000 49000000 49000000 1 2147483647000 2100000 ipi k=5\n");
 	assert_int_equal(st.exact, 2);
 	assert_int_equal(st.est_sleep, 1);

@@ -729,9 +729,6 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		}
 		break;
 	case CAP_IRQ_EXIT:
-		/* tick_nohz_irq_exit() in idle: idle_entrytime moves on */
-		if (p->in_loop)
-			p->idle_enter = 0;
 		break;
 	case CAP_SWITCH:
 		if (e->b == 0) {
@@ -777,6 +774,14 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 	default:
 		break;
 	}
+	/*
+	 * Any interrupt in the idle loop ends with tick_nohz_irq_exit(),
+	 * which moves idle_entrytime on (its exit may not be traced).
+	 */
+	if (p->in_loop && (e->type == CAP_HR_EXPIRE || e->type == CAP_IRQ ||
+			   e->type == CAP_IPI_RECV || e->type == CAP_TIMER_IRQ ||
+			   e->type == CAP_IRQ_EXIT))
+		p->idle_enter = 0;
 	/* Only the first event after the exit can still be its cause. */
 	if (p->phase == P_AFTER)
 		p->first_after_exit = false;
