@@ -8,9 +8,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <cmocka.h>
 #include <glib/gstdio.h>
 
@@ -416,6 +418,79 @@ static void test_dat_magic(void **state)
 	g_unlink(in);
 }
 
+/* A capture of @n periods on 2 CPUs, each with a timer, an entry, the
+ * expiry, the exit and a task switch in and out. */
+static char *big_capture(unsigned n)
+{
+	char *p = tmpname(".txt");
+	FILE *f = fopen(p, "w");
+
+	assert_non_null(f);
+	fputs(HEAD, f);
+	for (unsigned i = 0; i < n; i++) {
+		int c = i & 1;
+		uint64_t t = 1000000 + (uint64_t)i * 500; /* us */
+
+#define P(dt, ev, ...) fprintf(f, "          <idle>-0       [00%d] d....  %u.%06u: " ev "\n", \
+			       c, (unsigned)((t + dt) / 1000000), (unsigned)((t + dt) % 1000000), \
+			       __VA_ARGS__)
+		P(0, "sched_switch: prev_comm=w prev_pid=5 prev_prio=120 prev_state=S ==> next_comm=swapper/%d next_pid=0 next_prio=120", c);
+		P(1, "hrtimer_start: hrtimer=00000000000%05x function=hrtimer_wakeup expires=%" PRIu64 "000 softexpires=0 mode=REL was_armed=0",
+		  i & 0xfffff, t + 300);
+		P(2, "cpu_idle: state=%d cpu_id=%d", (int)(i % 7), c);
+		P(300, "hrtimer_expire_entry: hrtimer=00000000000%05x function=hrtimer_wakeup now=%" PRIu64 "000",
+		  i & 0xfffff, t + 300);
+		P(301, "cpu_idle: state=4294967295 cpu_id=%d", c);
+		P(302, "sched_switch: prev_comm=swapper/%d prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=w next_pid=5 next_prio=120", c);
+#undef P
+	}
+	assert_int_equal(fclose(f), 0);
+	return p;
+}
+
+static long max_rss_kb(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+/*
+ * Memory does not grow with the input: the peak RSS after a 12 MB
+ * capture and after one 8 times as large differ by less than 4 MB (the
+ * reorder window and buffers are bounded; records go to a temporary file).
+ */
+static void test_streaming(void **state)
+{
+	const struct is_state_table *t = is_states_builtin("power9");
+	g_autofree char *small = big_capture(20000), *large = big_capture(160000);
+	g_autofree char *out = tmpname(".istb");
+	struct is_capture_stats st;
+	struct is_trace_header h;
+	GError *err = NULL;
+	long before, after;
+
+	(void)state;
+	is_trace_header_init(&h);
+	g_strlcpy(h.states, "power9", sizeof(h.states));
+	h.state_count = t->count;
+	h.hz = 100;
+	/* only the importer runs: the output is not read back into memory */
+	assert_true(is_import_capture(small, out, IS_FMT_BINARY, &h, t, 0, &defaults, &st, &err));
+	assert_int_equal(st.records, 20000);
+	before = max_rss_kb();
+	assert_true(is_import_capture(large, out, IS_FMT_BINARY, &h, t, 0, &defaults, &st, &err));
+	assert_int_equal(st.records, 160000);
+	after = max_rss_kb();
+	if (after - before > 4096)
+		fail_msg("peak RSS grew by %ld kB for 8x the input", after - before);
+	is_trace_header_clear(&h);
+	g_unlink(small);
+	g_unlink(large);
+	g_unlink(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -425,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_gaps),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_dat_magic),
+		cmocka_unit_test(test_streaming),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
