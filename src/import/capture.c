@@ -234,14 +234,24 @@ void cap_count_buffer_start(struct cap_ctx *c)
 
 uint32_t cap_intern(struct cap_ctx *c, const char *name, size_t len)
 {
-	g_autofree char *key = g_strndup(name, len);
-	gpointer v = g_hash_table_lookup(c->fidx, key);
+	char buf[128];
+	g_autofree char *big = NULL;
+	const char *key = buf;
+	gpointer v;
 	struct func *f;
 
+	/* no allocation per event: the names are short and few */
+	if (len < sizeof(buf)) {
+		memcpy(buf, name, len);
+		buf[len] = 0;
+	} else {
+		key = big = g_strndup(name, len);
+	}
+	v = g_hash_table_lookup(c->fidx, key);
 	if (v)
 		return GPOINTER_TO_UINT(v);
 	f = g_new0(struct func, 1);
-	f->name = g_steal_pointer(&key);
+	f->name = g_strdup(key);
 	for (int i = 0; tick_names[i]; i++)
 		if (strcmp(f->name, tick_names[i]) == 0)
 			f->named_tick = true;
