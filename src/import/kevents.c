@@ -25,6 +25,7 @@
 
 #include "idlesim/import.h"
 #include "idlesim/states.h"
+#include "ftrace_line.h"
 
 struct kcpu {
 	bool after_select;
@@ -49,54 +50,6 @@ static int cmp_item(const void *a, const void *b)
 	if (x->rec.t_ns != y->rec.t_ns)
 		return x->rec.t_ns < y->rec.t_ns ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Value of "key=" in the payload, as int64. */
-static bool field(const char *payload, const char *key, int64_t *out)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = payload; (p = strstr(p, key)) != NULL; p += kl) {
-		char *end;
-		long long v;
-
-		if ((p != payload && p[-1] != ' ') || p[kl] != '=')
-			continue;
-		errno = 0;
-		v = strtoll(p + kl + 1, &end, 10);
-		if (errno || end == p + kl + 1 || (*end && *end != ' ' && *end != '\n'))
-			return false;
-		*out = v;
-		return true;
-	}
-	return false;
-}
-
-static bool parse_ts(const char *s, size_t len, int64_t *out)
-{
-	const char *dot = memchr(s, '.', len);
-	int64_t sec = 0, frac = 0;
-	size_t flen;
-
-	if (!dot)
-		return false;
-	for (const char *p = s; p < dot; p++) {
-		if (*p < '0' || *p > '9')
-			return false;
-		sec = sec * 10 + (*p - '0');
-	}
-	flen = len - (size_t)(dot + 1 - s);
-	if (flen == 0 || flen > 9)
-		return false;
-	for (const char *p = dot + 1; p < s + len; p++) {
-		if (*p < '0' || *p > '9')
-			return false;
-		frac = frac * 10 + (*p - '0');
-	}
-	for (size_t i = flen; i < 9; i++)
-		frac *= 10;
-	*out = sec * 1000000000LL + frac;
-	return true;
 }
 
 static bool ierr(GError **error, const char *path, uint64_t line, const char *field_name,
@@ -168,11 +121,11 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			continue;
 		}
 		st.events++;
-		if (!parse_ts(tsp, (size_t)(sep - tsp), &ts)) {
+		if (!ftrace_parse_ts(tsp, (size_t)(sep - tsp), &ts)) {
 			ierr(error, in, st.lines, "timestamp", "not sec.usec");
 			goto out;
 		}
-		if (!field(payload, "cpu_id", &cpu_id) || cpu_id < 0 || cpu_id >= IS_TRACE_MAX_CPUS) {
+		if (!ftrace_field_i64(payload, "cpu_id", &cpu_id) || cpu_id < 0 || cpu_id >= IS_TRACE_MAX_CPUS) {
 			ierr(error, in, st.lines, "cpu_id", "missing or out of range");
 			goto out;
 		}
@@ -180,7 +133,7 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			maxcpu = (int)cpu_id;
 		c = &cpu[cpu_id];
 		if (IS("cpuidle_gov_clock")) {
-			if (!field(payload, "clock_ns", &v)) {
+			if (!ftrace_field_i64(payload, "clock_ns", &v)) {
 				ierr(error, in, st.lines, "clock_ns", "missing or not an integer");
 				goto out;
 			}
@@ -192,7 +145,7 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 				c->has_sel_clock = true;
 			}
 		} else if (IS("cpuidle_gov_draw")) {
-			if (!field(payload, "draw", &v) || v < 0 || v > UINT32_MAX) {
+			if (!ftrace_field_i64(payload, "draw", &v) || v < 0 || v > UINT32_MAX) {
 				ierr(error, in, st.lines, "draw", "missing or not a 32-bit value");
 				goto out;
 			}
@@ -201,8 +154,8 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 		} else if (IS("cpuidle_sleep_length")) {
 			int64_t d;
 
-			if (!field(payload, "sleep_length_ns", &v) ||
-			    !field(payload, "delta_next_ns", &d)) {
+			if (!ftrace_field_i64(payload, "sleep_length_ns", &v) ||
+			    !ftrace_field_i64(payload, "delta_next_ns", &d)) {
 				ierr(error, in, st.lines, "sleep_length_ns", "missing or not an integer");
 				goto out;
 			}
@@ -210,7 +163,7 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			c->delta = d;
 			c->slr = true;
 		} else if (IS("cpuidle_got_tick")) {
-			if (!field(payload, "got_tick", &v)) {
+			if (!ftrace_field_i64(payload, "got_tick", &v)) {
 				ierr(error, in, st.lines, "got_tick", "missing or not an integer");
 				goto out;
 			}
@@ -225,9 +178,9 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 		} else if (IS("cpuidle_select")) {
 			int64_t stop, tstop, lat;
 
-			if (!field(payload, "state", &v) || !field(payload, "stop_tick", &stop) ||
-			    !field(payload, "tick_stopped", &tstop) ||
-			    !field(payload, "latency_req", &lat)) {
+			if (!ftrace_field_i64(payload, "state", &v) || !ftrace_field_i64(payload, "stop_tick", &stop) ||
+			    !ftrace_field_i64(payload, "tick_stopped", &tstop) ||
+			    !ftrace_field_i64(payload, "latency_req", &lat)) {
 				ierr(error, in, st.lines, "state", "select event lacks a field");
 				goto out;
 			}
@@ -250,9 +203,9 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			struct item it = { 0 };
 			struct is_record *r = &it.rec;
 
-			if (!field(payload, "state", &v) ||
-			    !field(payload, "last_residency_ns", &lres) ||
-			    !field(payload, "poll_time_limit", &pl)) {
+			if (!ftrace_field_i64(payload, "state", &v) ||
+			    !ftrace_field_i64(payload, "last_residency_ns", &lres) ||
+			    !ftrace_field_i64(payload, "poll_time_limit", &pl)) {
 				ierr(error, in, st.lines, "state", "reflect event lacks a field");
 				goto out;
 			}
