@@ -151,6 +151,11 @@ k2=$(grep '^I' "$T/stock.trace" | sed 's/.* k=\([0-9]*\).*/\1/' | tr '\n' ' ')
 expect 0 "capture" "cpu_idle_miss cross-check" "open-loop" "recorded " "teo-6.12 " "Residency per state" \
 	-- "$IDLESIM" import --report -g teo-6.12 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/x86.istb"
 expect 0 "Accuracy" "teo-6.12 " -- "$IDLESIM" run -t "$T/x86.istb" -g teo-6.12
+# stdin, plain and compressed, gives the same trace as the file
+xz -dc "$TRACES/qemu-x86-stock.txt.xz" | "$IDLESIM" import -q - -o "$T/stdin.istb" && cmp -s "$T/stdin.istb" "$T/x86.istb" && ok || bad "import from stdin differs"
+xz -dc "$TRACES/qemu-x86-stock.txt.xz" | gzip | "$IDLESIM" import -q - -o "$T/stdin.istb" && cmp -s "$T/stdin.istb" "$T/x86.istb" && ok || bad "import of gzip from stdin differs"
+xz -dc "$TRACES/qemu-x86-stock.dat.xz" | gzip > "$T/dat.gz"
+expect 1 "a compressed trace.dat" "decompress it into a file first" -- "$IDLESIM" import "$T/dat.gz" -o "$T/y.trace"
 expect 2 "--governor goes with --report" -- "$IDLESIM" import -g teo-6.12 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/y.trace"
 expect 1 "README.md:5: field 'cpu'" "not an ftrace event line" -- "$IDLESIM" import "$TRACES/README.md" -o "$T/y.trace"
 [ ! -e "$T/y.trace" ] && ok || bad "a failed import left a file"

@@ -313,6 +313,11 @@ bool is_capture_read_text(struct cap_ctx *c, FILE *f, const char *path,
 
 		lineno++;
 		cap_count_line(c, (uint64_t)n);
+		if (lineno == 1 && n >= 10 && memcmp(line, "\x17\x08\x44tracing", 10) == 0) {
+			cap_error(c, error, 0, "format", "a compressed trace.dat (or one on stdin): "
+				  "decompress it into a file first; libtracecmd reads files");
+			goto out;
+		}
 		if (memchr(line, 0, (size_t)n)) {
 			cap_error(c, error, lineno, "line", "NUL byte: not a text capture");
 			goto out;

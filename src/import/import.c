@@ -19,11 +19,16 @@ bool is_import_capture(const char *in, const char *out, enum is_trace_format fmt
 	size_t n;
 	bool ok = false;
 
-	if (f != IS_CAP_DAT) {
-		file = is_open_input(in, error);
-		if (!file)
+	if (f != IS_CAP_DAT && strcmp(in, "-") != 0) {
+		/* trace.dat is told by its magic; libtracecmd reads it by path */
+		FILE *raw = fopen(in, "rb");
+
+		if (!raw) {
+			g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", in, g_strerror(errno));
 			goto out;
-		n = fread(m, 1, sizeof(m), file);
+		}
+		n = fread(m, 1, sizeof(m), raw);
+		fclose(raw);
 		if (n == sizeof(m) && memcmp(m, dat_magic, sizeof(m)) == 0) {
 			if (f != IS_CAP_AUTO) {
 				g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
@@ -32,33 +37,9 @@ bool is_import_capture(const char *in, const char *out, enum is_trace_format fmt
 				goto out;
 			}
 			f = IS_CAP_DAT;
-		} else if (fseek(file, 0, SEEK_SET) != 0) {
-			/* a decompressor cannot seek back: reopen */
-			fclose(file);
-			file = is_open_input(in, error);
-			if (!file)
-				goto out;
 		}
 	}
 	if (f == IS_CAP_DAT) {
-		if (file) {
-			bool compressed = false;
-			FILE *raw = fopen(in, "rb");
-
-			if (raw) {
-				unsigned char r[2];
-
-				compressed = fread(r, 1, 2, raw) == 2 && r[0] == 0x1f && r[1] == 0x8b;
-				compressed |= r[0] == 0xfd;
-				fclose(raw);
-			}
-			if (compressed) {
-				g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-					    "%s: a compressed trace.dat: decompress it first (libtracecmd "
-					    "reads files, not streams)", in);
-				goto out;
-			}
-		}
 		if (!is_capture_dat_supported()) {
 			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
 				    "%s: reading trace.dat needs a build with libtracecmd "
@@ -69,8 +50,10 @@ bool is_import_capture(const char *in, const char *out, enum is_trace_format fmt
 		cap_set_where_name(c, "record");
 		if (!is_capture_read_dat(c, in, error))
 			goto out;
-	} else if (!is_capture_read_text(c, file, in, &f, error)) {
-		goto out;
+	} else {
+		file = is_open_input(in, error);
+		if (!file || !is_capture_read_text(c, file, in, &f, error))
+			goto out;
 	}
 	if (!cap_finish(c, out, fmt, h, stats, error))
 		goto out;
