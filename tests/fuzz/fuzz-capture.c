@@ -22,6 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
+	/* trace.dat (by its magic) is fuzz-dat's: keep this target on text */
+	if (size >= 4 && data[1] == 0x17 && data[2] == 0x08 && data[3] == 0x44)
+		return 0;
 	in = fuzz_file("capture.txt", data + 1, size - 1);
 	out = g_build_filename(fuzz_dir(), "capture.trace", NULL);
 	t = is_states_builtin(data[0] & 4 ? "power9" : is_states_builtin_names()[0]);
