@@ -92,6 +92,34 @@ void is_ideal_cache_init(struct is_ideal_cache *c, const struct is_state_table *
 	}
 }
 
+/*
+ * cpuidle_enter_state(), Linux 6.12: "above" if any shallower state is
+ * enabled; "below" if the first enabled deeper state's target residency
+ * fits in diff - delay.  Same result as the kernel's loops.
+ */
+static inline enum is_miss miss_kind(const struct is_state_table *t, uint32_t disabled,
+				     int i, int64_t diff)
+{
+	uint32_t enabled = ~disabled & ((1u << t->count) - 1);
+	int64_t delay = t->s[i].exit_latency_ns;
+
+	if (diff < t->s[i].target_residency_ns)
+		return (enabled & ((1u << i) - 1)) ? IS_MISS_ABOVE : IS_MISS_NONE;
+	if (diff > delay) {
+		uint32_t deeper = enabled & ~((2u << i) - 1);
+
+		if (deeper && diff - delay >= t->s[__builtin_ctz(deeper)].target_residency_ns)
+			return IS_MISS_BELOW;
+	}
+	return IS_MISS_NONE;
+}
+
+enum is_miss is_miss_kind(const struct is_state_table *t, uint32_t disabled, int i,
+			  int64_t diff)
+{
+	return miss_kind(t, disabled, i, diff);
+}
+
 void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 		      const struct is_period_score *p)
 {
@@ -114,7 +142,7 @@ void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 	if (!(t->s[i].flags & IS_STATE_POLLING))
 		m->energy += t->s[i].transition_energy;
 
-	switch (is_miss_kind(t, p->disabled, i, diff)) {
+	switch (miss_kind(t, p->disabled, i, diff)) {
 	case IS_MISS_ABOVE:
 		m->above[i]++;
 		break;
@@ -126,27 +154,6 @@ void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 	}
 }
 
-/*
- * cpuidle_enter_state(), Linux 6.12: "above" if any shallower state is
- * enabled; "below" if the first enabled deeper state's target residency
- * fits in diff - delay.  Same result as the kernel's loops.
- */
-enum is_miss is_miss_kind(const struct is_state_table *t, uint32_t disabled, int i,
-			  int64_t diff)
-{
-	uint32_t enabled = ~disabled & ((1u << t->count) - 1);
-	int64_t delay = t->s[i].exit_latency_ns;
-
-	if (diff < t->s[i].target_residency_ns)
-		return (enabled & ((1u << i) - 1)) ? IS_MISS_ABOVE : IS_MISS_NONE;
-	if (diff > delay) {
-		uint32_t deeper = enabled & ~((2u << i) - 1);
-
-		if (deeper && diff - delay >= t->s[__builtin_ctz(deeper)].target_residency_ns)
-			return IS_MISS_BELOW;
-	}
-	return IS_MISS_NONE;
-}
 
 static int64_t percentile(const struct is_metrics *m, const struct is_state_table *t,
 			  uint64_t n, double q)
