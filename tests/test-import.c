@@ -168,7 +168,7 @@ static char *replace(const char *s, const char *from, const char *to)
 /*
  * The same capture in other shapes gives the same records: CRLF line
  * ends, no irq-info column, trace-cmd report layout (header "cpus=2",
- * padded payload), lines out of order across CPUs or fully reversed
+ * padded payload), its -l layout (the CPU fused with the flags), lines out of order across CPUs or fully reversed
  * (within the reorder window), gzip and xz compression.
  */
 static void test_same_records(void **state)
@@ -177,8 +177,11 @@ static void test_same_records(void **state)
 	g_autofree char *noirq = replace(HEAD TWO_PERIODS, "] d....  ", "]  ");
 	g_autofree char *tc0 = replace(TWO_PERIODS, ": cpu_idle: ", ": cpu_idle:             ");
 	g_autofree char *tc = g_strconcat("cpus=2\n", tc0, NULL);
+	g_autofree char *lat0 = replace(HEAD TWO_PERIODS, "[000] d....  ", "0d.... ");
+	g_autofree char *lat = replace(lat0, "[001] d....  ", "1d.... ");
 	g_autofree char *rev = NULL;
-	const char *const cases[][2] = { { "crlf", crlf }, { "noirq", noirq }, { "trace-cmd", tc } };
+	const char *const cases[][2] = { { "crlf", crlf }, { "noirq", noirq },
+					 { "trace-cmd -l", lat }, { "trace-cmd", tc } };
 	struct is_capture_stats st;
 	GError *err = NULL;
 

@@ -100,12 +100,12 @@ for c in 0 1; do
 done
 check "$IDLESIM" import -q --states "$TRACES/qemu-ppc64le-sysfs" "$TRACES/qemu-ppc64le-stock.txt.xz" -o "$T/ppc.trace"
 # trace.dat (made by trace-cmd record in the guest) read directly equals the
-# import of "trace-cmd report -t" of it, record for record; a build without
-# libtracecmd says how to convert instead.
+# import of "trace-cmd report -t -l" of it (-l: with the irq flags), record
+# for record; a build without libtracecmd says how to convert instead.
 xz -dc "$TRACES/qemu-x86-stock.dat.xz" > "$T/stock.dat"
 if out=$("$IDLESIM" import -q "$T/stock.dat" -o "$T/dat.trace" 2>&1); then
 	if command -v trace-cmd >/dev/null; then
-		trace-cmd report -t -i "$T/stock.dat" > "$T/dat.txt" 2>/dev/null
+		trace-cmd report -t -l -i "$T/stock.dat" > "$T/dat.txt" 2>/dev/null
 		check "$IDLESIM" import -q "$T/dat.txt" -o "$T/dattxt.trace"
 		check cmp -s <(grep -v '^source' "$T/dat.trace") <(grep -v '^source' "$T/dattxt.trace")
 	else

@@ -29,7 +29,9 @@
  *    and the first event after the exit: an hrtimer expiry (tick if its
  *    function is the tick's, else timer), a device irq handler, an IPI
  *    handler; failing those, an IPI or a sched_wakeup aimed at the CPU
- *    from another one during the period; else unknown.
+ *    from another one during the period, or the need-resched flag on the
+ *    exit (irq-info column): ipi; a polling state left without it: poll;
+ *    else unknown.
  *  - the record is written when the CPU next enters idle (nw=1: no task
  *    ran in between) or switches away from the idle task.
  *
@@ -90,6 +92,7 @@ struct ccpu {
 	int cause;                     /* -1: none yet */
 	bool weak_timer;               /* local_timer_entry seen, no expiry yet */
 	bool ipi_hint;
+	int exit_nr;                   /* need_resched at the exit: 1, 0, -1 unknown */
 	bool first_after_exit;         /* the next event may still be evidence */
 	int miss;                      /* -1: none; else enum is_miss */
 };
@@ -497,9 +500,17 @@ static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bo
 	int cause = p->cause;
 	enum is_miss ours;
 
+	/*
+	 * No wakeup evidence: a need_resched flag on the exit line means
+	 * another CPU made work for this one (a resched IPI, or none needed
+	 * when polling): ipi.  A polling state left without it ran into its
+	 * time limit: poll.
+	 */
 	if (cause < 0)
-		cause = p->weak_timer ? IS_CAUSE_TIMER : p->ipi_hint ? IS_CAUSE_IPI :
-			IS_CAUSE_UNKNOWN;
+		cause = p->weak_timer ? IS_CAUSE_TIMER :
+			p->ipi_hint || p->exit_nr == 1 ? IS_CAUSE_IPI :
+			p->exit_nr == 0 && (c->t->s[p->state].flags & IS_STATE_POLLING) ?
+			IS_CAUSE_POLL : IS_CAUSE_UNKNOWN;
 	r.kind = IS_REC_IDLE;
 	r.cpu = (uint16_t)cpu;
 	r.t_ns = p->entry;
@@ -597,6 +608,7 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		} else if (p->phase == P_IDLE) {
 			p->phase = P_AFTER;
 			p->exit = e->ts_ns;
+			p->exit_nr = e->need_resched;
 			p->first_after_exit = true;
 			p->stopped_this_pass = false;
 			return true;

@@ -11,7 +11,7 @@
 #include "idlesim/import.h"
 
 enum cap_type {
-	CAP_IDLE = 1,      /* power:cpu_idle; a = state, -1 = exit */
+	CAP_IDLE = 1,      /* power:cpu_idle; a = state, -1 = exit (need_resched at it) */
 	CAP_MISS,          /* power:cpu_idle_miss; a = state, b = 1 below / 0 above */
 	CAP_HR_START,      /* timer:hrtimer_start; a = expires, b = was_armed */
 	CAP_HR_CANCEL,     /* timer:hrtimer_cancel */
@@ -37,6 +37,7 @@ struct cap_event {
 	int64_t a, b;
 	uint64_t timer;    /* hrtimer identity; 0 = not known (hashed-out pointer) */
 	uint32_t func;     /* interned timer function; 0 = none */
+	int8_t need_resched; /* the event's irq flags: 1 set, 0 clear, -1 not known */
 };
 
 struct cap_ctx;

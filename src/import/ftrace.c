@@ -166,7 +166,7 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 		  GError **error)
 {
 	struct cap_event e = { .ts_ns = l->ts_ns, .where = line, .cpu = l->cpu,
-			       .type = CAP_OTHER };
+			       .type = CAP_OTHER, .need_resched = (int8_t)l->need_resched };
 	const char *pl = l->payload, *v;
 	size_t n;
 	int64_t x;
@@ -365,7 +365,8 @@ bool is_capture_read_text(struct cap_ctx *c, FILE *f, const char *path,
 			if (w) {
 				struct cap_event e = { .ts_ns = l.ts_ns,
 						       .where = (uint64_t)GPOINTER_TO_SIZE(w),
-						       .cpu = l.cpu, .type = CAP_LOST };
+						       .cpu = l.cpu, .type = CAP_LOST,
+						       .need_resched = -1 };
 
 				g_hash_table_remove(lost, GINT_TO_POINTER(l.cpu + 1));
 				if (!cap_push(c, &e, error))

@@ -43,6 +43,59 @@ static bool ts_token(const char *p, int64_t *ts, const char **end)
 	return true;
 }
 
+/* After the timestamp's ": ": the event name and the payload. */
+static bool event_and_payload(const char *e, struct ftrace_line *out)
+{
+	const char *t;
+
+	while (*e == ' ')
+		e++;
+	t = e;
+	while (*t && *t != ':' && *t != ' ')
+		t++;
+	if (*t != ':' || t == e)
+		return false;
+	out->event = e;
+	out->event_len = (size_t)(t - e);
+	t++;
+	while (*t == ' ')
+		t++;
+	out->payload = t;
+	return true;
+}
+
+/*
+ * "trace-cmd report -l": "<comm>-<pid>  <cpu><flags>  <ts>: ...", the CPU
+ * number fused with the irq-info flags ("0dN.1.").
+ */
+static bool latency_layout(const char *line, struct ftrace_line *out)
+{
+	for (const char *p = strchr(line, ' '); p; p = strchr(p + 1, ' ')) {
+		const char *tok = p + 1, *f, *t, *e;
+		int64_t cpu = 0, ts;
+
+		if (*tok < '0' || *tok > '9')
+			continue;
+		f = tok;
+		while (*f >= '0' && *f <= '9' && cpu < 1000000)
+			cpu = cpu * 10 + (*f++ - '0');
+		t = f;
+		while (*t && *t != ' ')
+			t++;
+		if (t - f < 4 || t - f > 6 || *t != ' ')
+			continue;
+		while (*t == ' ')
+			t++;
+		if (!ts_token(t, &ts, &e) || *e != ' ' || !event_and_payload(e, out))
+			continue;
+		out->cpu = (int)cpu;
+		out->ts_ns = ts;
+		out->need_resched = f[1] == 'N' || f[1] == 'n';
+		return true;
+	}
+	return false;
+}
+
 const char *ftrace_line_parse(const char *line, struct ftrace_line *out)
 {
 	const char *p = line, *why = "cpu";
@@ -66,10 +119,15 @@ const char *ftrace_line_parse(const char *line, struct ftrace_line *out)
 		while (*t == ' ')
 			t++;
 		why = "timestamp";
+		out->need_resched = -1;
 		if (!ts_token(t, &ts, &e)) {
-			/* irq-info flags such as "d.h1." come first */
+			/* irq-info flags such as "dNh1." come first */
+			const char *f = t;
+
 			while (*t && *t != ' ')
 				t++;
+			if (t - f >= 2)
+				out->need_resched = f[1] == 'N' || f[1] == 'n';
 			while (*t == ' ')
 				t++;
 			if (!ts_token(t, &ts, &e))
@@ -98,7 +156,7 @@ const char *ftrace_line_parse(const char *line, struct ftrace_line *out)
 		out->payload = t;
 		return NULL;
 	}
-	return why;
+	return latency_layout(line, out) ? NULL : why;
 }
 
 bool ftrace_field(const char *payload, const char *key, const char **val, size_t *len)

@@ -18,6 +18,7 @@ struct ftrace_line {
 	const char *event;       /* not NUL-terminated: event_len bytes */
 	size_t event_len;
 	const char *payload;     /* NUL-terminated (the line's end) */
+	int need_resched;        /* irq-info column: 1 'N'/'n', 0 other, -1 no column */
 };
 
 /*

@@ -73,6 +73,7 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 	const char *name;
 
 	(void)h;
+	e.need_resched = (tep_data_flags(d->tep, r) & TRACE_FLAG_NEED_RESCHED) != 0;
 	if (!ev) {
 		cap_error(d->c, &d->err, d->n, "event", "unknown event id in the record");
 		d->failed = true;
