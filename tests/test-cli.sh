@@ -156,6 +156,10 @@ xz -dc "$TRACES/qemu-x86-stock.txt.xz" | "$IDLESIM" import -q - -o "$T/stdin.ist
 xz -dc "$TRACES/qemu-x86-stock.txt.xz" | gzip | "$IDLESIM" import -q - -o "$T/stdin.istb" && cmp -s "$T/stdin.istb" "$T/x86.istb" && ok || bad "import of gzip from stdin differs"
 xz -dc "$TRACES/qemu-x86-stock.dat.xz" | gzip > "$T/dat.gz"
 expect 1 "a compressed trace.dat" "decompress it into a file first" -- "$IDLESIM" import "$T/dat.gz" -o "$T/y.trace"
+"$IDLESIM" import -q "$TRACES/qemu-x86-stock.txt.xz" -o "$T/x86.trace"
+"$IDLESIM" import "$TRACES/qemu-x86-stock.txt.xz" -o - 2>/dev/null | cmp -s - "$T/x86.trace" && ok || bad "import -o - differs"
+"$IDLESIM" import "$TRACES/qemu-x86-stock.txt.xz" -o - 2>&1 >/dev/null | grep -q "idle periods on 2 CPUs" && ok || bad "import -o - summary not on stderr"
+expect 2 "give -o a file" -- "$IDLESIM" import --report "$TRACES/qemu-x86-stock.txt.xz" -o -
 expect 2 "--governor goes with --report" -- "$IDLESIM" import -g teo-6.12 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/y.trace"
 expect 1 "README.md:5: field 'cpu'" "not an ftrace event line" -- "$IDLESIM" import "$TRACES/README.md" -o "$T/y.trace"
 [ ! -e "$T/y.trace" ] && ok || bad "a failed import left a file"

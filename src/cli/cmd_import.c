@@ -12,35 +12,35 @@
 #include "cli.h"
 #include "idlesim/import.h"
 
-static void pct_line(const char *what, uint64_t n, uint64_t of)
+static void pct_line(FILE *f, const char *what, uint64_t n, uint64_t of)
 {
-	printf("  %-34s %10" G_GUINT64_FORMAT "  %5.1f%%\n", what, n, cli_pct(n, of));
+	fprintf(f, "  %-34s %10" G_GUINT64_FORMAT "  %5.1f%%\n", what, n, cli_pct(n, of));
 }
 
-static void print_stats(const char *in, const char *out, const struct is_capture_stats *s,
+static void print_stats(FILE *f, const char *in, const char *out, const struct is_capture_stats *s,
 			int hz)
 {
 	static const char *const miss[] = { "none", "above", "below" };
 	uint64_t judged = s->miss_agree + s->miss_disagree;
 
-	printf("capture %s: %s, %.1f MB, %" G_GUINT64_FORMAT " lines, %" G_GUINT64_FORMAT
+	fprintf(f, "capture %s: %s, %.1f MB, %" G_GUINT64_FORMAT " lines, %" G_GUINT64_FORMAT
 	       " events (%" G_GUINT64_FORMAT " used, %" G_GUINT64_FORMAT " other, ignored)\n",
 	       in, is_capture_format_name(s->format), (double)s->bytes / 1e6, s->lines,
 	       s->events, s->used_events, s->unknown_events);
-	printf("%s: %" G_GUINT64_FORMAT " idle periods on %d CPUs over %.3f s\n", out,
+	fprintf(f, "%s: %" G_GUINT64_FORMAT " idle periods on %d CPUs over %.3f s\n", out,
 	       s->records, s->cpus, (double)(s->last_ns - s->first_ns) / 1e9);
-	printf("inputs (see traces/README.md, \"Importing stock captures\"):\n");
-	pct_line("all exact", s->exact, s->records);
-	pct_line("sleep length estimated (est=sleep)", s->est_sleep, s->records);
-	pct_line("tick state estimated (est=ts)", s->est_ts, s->records);
-	pct_line("idle duration estimated (est=idle)", s->est_idle, s->records);
-	printf("  tick timer function: %s (HZ %d)\n",
+	fprintf(f, "inputs (see traces/README.md, \"Importing stock captures\"):\n");
+	pct_line(f, "all exact", s->exact, s->records);
+	pct_line(f, "sleep length estimated (est=sleep)", s->est_sleep, s->records);
+	pct_line(f, "tick state estimated (est=ts)", s->est_ts, s->records);
+	pct_line(f, "idle duration estimated (est=idle)", s->est_idle, s->records);
+	fprintf(f, "  tick timer function: %s (HZ %d)\n",
 	       s->tick_function[0] ? s->tick_function : "not identified", hz);
-	printf("wakeup causes:\n");
+	fprintf(f, "wakeup causes:\n");
 	for (int c = 0; c < IS_CAUSE_COUNT; c++)
 		if (s->cause[c])
-			pct_line(is_cause_name(c), s->cause[c], s->records);
-	printf("dropped: %" G_GUINT64_FORMAT " cut by the capture's start, %" G_GUINT64_FORMAT
+			pct_line(f, is_cause_name(c), s->cause[c], s->records);
+	fprintf(f, "dropped: %" G_GUINT64_FORMAT " cut by the capture's start, %" G_GUINT64_FORMAT
 	       " by its end, %" G_GUINT64_FORMAT " with no exit, %" G_GUINT64_FORMAT
 	       " at lost-events markers (%" G_GUINT64_FORMAT " markers), %" G_GUINT64_FORMAT
 	       " by CPU hotplug; %" G_GUINT64_FORMAT " stray exits, %" G_GUINT64_FORMAT
@@ -48,15 +48,15 @@ static void print_stats(const char *in, const char *out, const struct is_capture
 	       s->partial_start, s->partial_end, s->no_exit, s->lost_dropped, s->lost_markers,
 	       s->hotplug_dropped, s->stray_exit, s->reordered, s->buffer_starts);
 	if (s->miss_events) {
-		printf("cpu_idle_miss cross-check: %" G_GUINT64_FORMAT
+		fprintf(f, "cpu_idle_miss cross-check: %" G_GUINT64_FORMAT
 		       " kernel events; per period, the kernel's verdict equals the rule "
 		       "applied to the imported idle duration in %.1f%% of %" G_GUINT64_FORMAT "\n",
 		       s->miss_events, cli_pct(s->miss_agree, judged), judged);
 		for (int k = 0; k < 3; k++)
-			printf("  %-6s kernel %10" G_GUINT64_FORMAT "  imported %10" G_GUINT64_FORMAT
+			fprintf(f, "  %-6s kernel %10" G_GUINT64_FORMAT "  imported %10" G_GUINT64_FORMAT
 			       "\n", miss[k], s->miss_kernel[k], s->miss_ours[k]);
 	} else {
-		printf("cpu_idle_miss cross-check: no cpu_idle_miss events in the capture\n");
+		fprintf(f, "cpu_idle_miss cross-check: no cpu_idle_miss events in the capture\n");
 	}
 }
 
@@ -118,6 +118,10 @@ int cmd_import(int argc, char **argv)
 		cli_error("--reorder-window must be 1..100000000");
 		return EXIT_USAGE;
 	}
+	if (report && strcmp(out, "-") == 0) {
+		cli_error("--report replays the written trace: give -o a file");
+		return EXIT_USAGE;
+	}
 	if (govs && !report) {
 		cli_error("--governor goes with --report");
 		return EXIT_USAGE;
@@ -160,8 +164,9 @@ int cmd_import(int argc, char **argv)
 			is_trace_header_clear(&h);
 			goto fail;
 		}
+		/* with -o - the trace itself goes to stdout */
 		if (!quiet)
-			print_stats(argv[1], out, &st, hz);
+			print_stats(strcmp(out, "-") ? stdout : stderr, argv[1], out, &st, hz);
 	}
 	is_states_free(t);
 	is_trace_header_clear(&h);
