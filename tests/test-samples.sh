@@ -112,6 +112,12 @@ if out=$("$IDLESIM" import -q "$T/stock.dat" -o "$T/dat.trace" 2>&1); then
 		fail=$((fail + 1)); echo "FAIL: trace-cmd is not installed (tools/install-deps installs it)"
 	fi
 	check test "$(grep -c '^I' "$T/dat.trace")" -gt 9000
+	# libtracecmd dereferences NULL on this file (found by fuzz-dat): it
+	# runs in a child process, so the crash is an error, not ours.
+	out=$("$IDLESIM" import "$(dirname "$0")/fuzz/corpus/dat/libtracecmd-segv-in-open.dat" -o "$T/bad.trace" 2>&1)
+	check test $? -eq 1
+	check grep -q "libtracecmd crashed reading it (signal 11)" <<< "$out"
+	check test ! -e "$T/bad.trace"
 else
 	check grep -q "trace-cmd report -i" <<< "$out"
 fi

@@ -202,6 +202,11 @@ void cap_free(struct cap_ctx *c)
 	g_free(c);
 }
 
+uint32_t cap_func_count(const struct cap_ctx *c)
+{
+	return c->funcs->len;
+}
+
 int64_t cap_last_ts(const struct cap_ctx *c)
 {
 	return c->st.last_ns;

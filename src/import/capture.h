@@ -72,4 +72,6 @@ bool is_capture_read_text(struct cap_ctx *c, FILE *f, const char *path,
 			  enum is_capture_format *fmt, GError **error);
 bool is_capture_read_dat(struct cap_ctx *c, const char *path, GError **error);
 int64_t cap_last_ts(const struct cap_ctx *c);
+/* Functions interned so far (the ids are 1..count). */
+uint32_t cap_func_count(const struct cap_ctx *c);
 #endif

@@ -4,6 +4,11 @@
  * come in time order from tracecmd_iterate_events(); their fields are read
  * by name, with the raw hrtimer pointer as the timer's identity and the
  * function resolved through the file's kallsyms when present.
+ *
+ * libtracecmd 1.3 trusts the file: fuzzing found malformed files on which
+ * tracecmd_open() dereferences NULL.  So the library runs in a child
+ * process that sends the events over a pipe; a crash there becomes an
+ * error naming the file, never a crash of idlesim.
  */
 #include "capture.h"
 
@@ -23,7 +28,11 @@ bool is_capture_read_dat(struct cap_ctx *c, const char *path, GError **error)
 }
 
 #else
+#include <errno.h>
+#include <signal.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
 #include <trace-cmd.h>
 #include <event-parse.h>
 
@@ -33,12 +42,32 @@ bool is_capture_dat_supported(void)
 }
 
 struct dat_ctx {
-	struct cap_ctx *c;
+	struct cap_ctx *c;       /* the child's copy: names are interned there too */
 	struct tep_handle *tep;
+	FILE *out;               /* the pipe to the parent */
 	uint64_t n;
 	GError *err;
 	bool failed;
 };
+
+/*
+ * Messages on the pipe: 'E' + struct cap_event (same binary on both
+ * ends), 'F' + u32 length + a newly interned function name (ids are
+ * assigned in the same order on both ends), 'X' + u32 length + an error
+ * message, 'Z' at the clean end.
+ */
+static void send_blob(FILE *f, char type, const void *p, uint32_t len)
+{
+	fputc(type, f);
+	fwrite(&len, sizeof(len), 1, f);
+	fwrite(p, 1, len, f);
+}
+
+static bool send_event(struct dat_ctx *d, const struct cap_event *e)
+{
+	fputc('E', d->out);
+	return fwrite(e, sizeof(*e), 1, d->out) == 1;
+}
 
 static bool field_u64(struct tep_event *ev, struct tep_record *r, const char *name,
 		      unsigned long long *v)
@@ -50,11 +79,16 @@ static uint32_t func_id(struct dat_ctx *d, unsigned long long addr)
 {
 	const char *name = tep_find_function(d->tep, addr);
 	char buf[24];
+	uint32_t before = cap_func_count(d->c), id;
 
-	if (name)
-		return cap_intern(d->c, name, strlen(name));
-	g_snprintf(buf, sizeof(buf), "0x%llx", addr);
-	return cap_intern(d->c, buf, strlen(buf));
+	if (!name) {
+		g_snprintf(buf, sizeof(buf), "0x%llx", addr);
+		name = buf;
+	}
+	id = cap_intern(d->c, name, strlen(name));
+	if (cap_func_count(d->c) != before)
+		send_blob(d->out, 'F', name, (uint32_t)strlen(name));
+	return id;
 }
 
 static int fail(struct dat_ctx *d, const char *field)
@@ -85,7 +119,7 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 		struct cap_event l = e;
 
 		l.type = CAP_LOST;
-		if (!cap_push(d->c, &l, &d->err))
+		if (!send_event(d, &l))
 			goto fail;
 	}
 	if (!strcmp(name, "cpu_idle")) {
@@ -156,7 +190,7 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 		for (int i = 0; i < len * 8 && i < IS_TRACE_MAX_CPUS; i++)
 			if (p[i / 8] >> (i % 8) & 1) {
 				e.a = i;
-				if (!cap_push(d->c, &e, &d->err))
+				if (!send_event(d, &e))
 					goto fail;
 			}
 		return 0;
@@ -178,30 +212,133 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 		e.a = (int64_t)v;
 		e.b = (int64_t)w;
 	}
-	if (cap_push(d->c, &e, &d->err))
+	if (send_event(d, &e))
 		return 0;
 fail:
 	d->failed = true;
 	return 1;
 }
 
+/* The child: read @path with libtracecmd, send everything to @fd. */
+static G_NORETURN void dat_child(struct cap_ctx *c, const char *path, int fd)
+{
+	struct dat_ctx d = { .c = c, .out = fdopen(fd, "w") };
+	struct tracecmd_input *h;
+
+	if (!d.out)
+		_exit(3);
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	h = tracecmd_open(path, 0);
+	if (!h) {
+		static const char msg[] = "libtracecmd cannot open it as a trace.dat file";
+
+		send_blob(d.out, 'X', msg, sizeof(msg) - 1);
+	} else {
+		d.tep = tracecmd_get_tep(h);
+		tracecmd_iterate_events(h, NULL, 0, on_event, &d);
+		tracecmd_close(h);
+		if (d.failed) {
+			const char *m = d.err ? d.err->message : "write to the parent failed";
+
+			send_blob(d.out, 'X', m, (uint32_t)strlen(m));
+		} else {
+			fputc('Z', d.out);
+		}
+	}
+	fflush(d.out);
+	_exit(ferror(d.out) ? 3 : 0);
+}
+
+static bool read_blob(FILE *f, char **out)
+{
+	uint32_t len;
+
+	if (fread(&len, sizeof(len), 1, f) != 1 || len > 65536)
+		return false;
+	*out = g_malloc(len + 1);
+	if (len && fread(*out, 1, len, f) != len) {
+		g_free(*out);
+		return false;
+	}
+	(*out)[len] = 0;
+	return true;
+}
+
 bool is_capture_read_dat(struct cap_ctx *c, const char *path, GError **error)
 {
-	struct tracecmd_input *h = tracecmd_open(path, 0);
-	struct dat_ctx d = { .c = c };
+	int fds[2], status = 0;
+	bool done = false, ok = false;
+	FILE *in;
+	pid_t pid;
 
-	if (!h) {
-		g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
-			    "%s: libtracecmd cannot open it as a trace.dat file", path);
+	if (pipe(fds) != 0) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "pipe: %s", g_strerror(errno));
 		return false;
 	}
-	d.tep = tracecmd_get_tep(h);
-	tracecmd_iterate_events(h, NULL, 0, on_event, &d);
-	tracecmd_close(h);
-	if (d.failed) {
-		g_propagate_error(error, d.err);
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "fork: %s", g_strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
 		return false;
 	}
-	return true;
+	if (pid == 0) {
+		close(fds[0]);
+		dat_child(c, path, fds[1]);
+	}
+	close(fds[1]);
+	in = fdopen(fds[0], "r");
+	while (in && !done) {
+		int t = getc(in);
+		struct cap_event e;
+		g_autofree char *s = NULL;
+
+		if (t == EOF)
+			break;
+		if (t == 'E') {
+			if (fread(&e, sizeof(e), 1, in) != 1)
+				break;
+			if (!cap_push(c, &e, error))
+				goto out;
+		} else if (t == 'F') {
+			if (!read_blob(in, &s))
+				break;
+			cap_intern(c, s, strlen(s));
+		} else if (t == 'X') {
+			if (!read_blob(in, &s))
+				break;
+			g_set_error(error, IS_ERROR, IS_ERROR_PARSE, "%s: %s", path, s);
+			goto out;
+		} else if (t == 'Z') {
+			done = true;
+		} else {
+			break;
+		}
+	}
+	ok = done;
+out:
+	if (!ok)
+		kill(pid, SIGKILL);
+	if (in)
+		fclose(in);
+	else
+		close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (ok && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		ok = false;
+	if (!ok && !(error && *error)) {
+		if (WIFSIGNALED(status))
+			g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
+				    "%s: libtracecmd crashed reading it (signal %d): a malformed "
+				    "trace.dat; check it with: trace-cmd report -i %s", path,
+				    WTERMSIG(status), path);
+		else
+			g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
+				    "%s: the trace.dat reader stopped early (status %d)", path,
+				    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	}
+	return ok;
 }
 #endif
