@@ -116,7 +116,7 @@ if out=$("$IDLESIM" import -q "$T/stock.dat" -o "$T/dat.trace" 2>&1); then
 	# runs in a child process, so the crash is an error, not ours.
 	out=$("$IDLESIM" import "$(dirname "$0")/fuzz/corpus/dat/libtracecmd-segv-in-open.dat" -o "$T/bad.trace" 2>&1)
 	check test $? -eq 1
-	check grep -q "libtracecmd crashed reading it (signal 11)" <<< "$out"
+	check grep -q "libtracecmd crashed reading it" <<< "$out"
 	check test ! -e "$T/bad.trace"
 else
 	check grep -q "trace-cmd report -i" <<< "$out"

@@ -329,15 +329,17 @@ out:
 	if (ok && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 		ok = false;
 	if (!ok && !(error && *error)) {
+		/* a signal, or a sanitizer's report and exit in an instrumented build */
+		char how[32];
+
 		if (WIFSIGNALED(status))
-			g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
-				    "%s: libtracecmd crashed reading it (signal %d): a malformed "
-				    "trace.dat; check it with: trace-cmd report -i %s", path,
-				    WTERMSIG(status), path);
+			g_snprintf(how, sizeof(how), "signal %d", WTERMSIG(status));
 		else
-			g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
-				    "%s: the trace.dat reader stopped early (status %d)", path,
-				    WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+			g_snprintf(how, sizeof(how), "exit status %d",
+				   WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
+			    "%s: libtracecmd crashed reading it (%s): a malformed trace.dat; "
+			    "check it with: trace-cmd report -i %s", path, how, path);
 	}
 	return ok;
 }
