@@ -93,7 +93,8 @@ static uint32_t func_id(struct dat_ctx *d, unsigned long long addr)
 
 static int fail(struct dat_ctx *d, const char *field)
 {
-	cap_error(d->c, &d->err, d->n, field, "missing in the event's format");
+	if (!d->err)
+		cap_error(d->c, &d->err, d->n, field, "missing in the event's format");
 	d->failed = true;
 	return 1;
 }
@@ -107,6 +108,9 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 	const char *name;
 
 	(void)h;
+	/* the first error ends the import (whether or not the library stops) */
+	if (d->failed)
+		return 1;
 	e.need_resched = (tep_data_flags(d->tep, r) & TRACE_FLAG_NEED_RESCHED) != 0;
 	if (!ev) {
 		cap_error(d->c, &d->err, d->n, "event", "unknown event id in the record");
