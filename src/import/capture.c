@@ -324,43 +324,47 @@ static bool rec_less(const struct is_record *a, const struct is_record *b)
 	return a->cpu < b->cpu;
 }
 
-static void out_push(struct cap_ctx *c, const struct is_record *r)
-{
-	size_t i;
-
-	if (c->on == c->ocap) {
-		c->ocap = c->ocap ? c->ocap * 2 : 256;
-		c->out = g_renew(struct is_record, c->out, c->ocap);
-	}
-	i = c->on++;
-	while (i && rec_less(r, &c->out[(i - 1) / 2])) {
-		c->out[i] = c->out[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	c->out[i] = *r;
+/*
+ * A binary min-heap of T in a growing array, ordered by LESS: the reorder
+ * window holds events, the output holds records until none can precede.
+ */
+#define DEFINE_HEAP(NAME, T, LESS)						\
+static void NAME##_push(T **a, size_t *n, size_t *cap, const T *x)		\
+{										\
+	size_t i;								\
+										\
+	if (*n == *cap) {							\
+		*cap = *cap ? *cap * 2 : 256;					\
+		*a = g_renew(T, *a, *cap);					\
+	}									\
+	for (i = (*n)++; i && LESS(x, &(*a)[(i - 1) / 2]); i = (i - 1) / 2)	\
+		(*a)[i] = (*a)[(i - 1) / 2];					\
+	(*a)[i] = *x;								\
+}										\
+										\
+static T NAME##_pop(T *a, size_t *n)						\
+{										\
+	T top = a[0], last = a[--*n];						\
+	size_t i = 0;								\
+										\
+	for (;;) {								\
+		size_t l = 2 * i + 1, m = l;					\
+										\
+		if (l >= *n)							\
+			break;							\
+		if (l + 1 < *n && LESS(&a[l + 1], &a[l]))			\
+			m = l + 1;						\
+		if (!LESS(&a[m], &last))					\
+			break;							\
+		a[i] = a[m];							\
+		i = m;								\
+	}									\
+	if (*n)									\
+		a[i] = last;							\
+	return top;								\
 }
 
-static struct is_record out_pop(struct cap_ctx *c)
-{
-	struct is_record top = c->out[0], last = c->out[--c->on];
-	size_t i = 0;
-
-	for (;;) {
-		size_t l = 2 * i + 1, m = l;
-
-		if (l >= c->on)
-			break;
-		if (l + 1 < c->on && rec_less(&c->out[l + 1], &c->out[l]))
-			m = l + 1;
-		if (!rec_less(&c->out[m], &last))
-			break;
-		c->out[i] = c->out[m];
-		i = m;
-	}
-	if (c->on)
-		c->out[i] = last;
-	return top;
-}
+DEFINE_HEAP(out, struct is_record, rec_less)
 
 static bool spool(struct cap_ctx *c, const struct is_record *r, GError **error)
 {
@@ -391,7 +395,7 @@ static bool out_release(struct cap_ctx *c, int64_t now, bool all, GError **error
 			if (c->cpu[i].phase != P_NONE && c->cpu[i].entry < limit)
 				limit = c->cpu[i].entry;
 	while (c->on && (all || c->out[0].t_ns <= limit)) {
-		struct is_record r = out_pop(c);
+		struct is_record r = out_pop(c->out, &c->on);
 
 		if (!spool(c, &r, error))
 			return false;
@@ -553,7 +557,7 @@ static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bo
 		else
 			c->st.miss_disagree++;
 	}
-	out_push(c, &r);
+	out_push(&c->out, &c->on, &c->ocap, &r);
 	p->phase = P_NONE;
 }
 
@@ -824,31 +828,11 @@ static bool ev_less(const struct cap_event *a, const struct cap_event *b)
 	return a->where < b->where;
 }
 
-static struct cap_event heap_pop(struct cap_ctx *c)
-{
-	struct cap_event top = c->heap[0], last = c->heap[--c->hn];
-	size_t i = 0;
-
-	for (;;) {
-		size_t l = 2 * i + 1, m = l;
-
-		if (l >= c->hn)
-			break;
-		if (l + 1 < c->hn && ev_less(&c->heap[l + 1], &c->heap[l]))
-			m = l + 1;
-		if (!ev_less(&c->heap[m], &last))
-			break;
-		c->heap[i] = c->heap[m];
-		i = m;
-	}
-	if (c->hn)
-		c->heap[i] = last;
-	return top;
-}
+DEFINE_HEAP(ev, struct cap_event, ev_less)
 
 static bool release_one(struct cap_ctx *c, GError **error)
 {
-	struct cap_event e = heap_pop(c);
+	struct cap_event e = ev_pop(c->heap, &c->hn);
 
 	if (c->any && e.ts_ns < c->last_ts)
 		return cap_error(c, error, e.where, "timestamp",
@@ -867,8 +851,6 @@ static bool release_one(struct cap_ctx *c, GError **error)
 
 bool cap_push(struct cap_ctx *c, const struct cap_event *e, GError **error)
 {
-	size_t i;
-
 	if (e->cpu < 0 || e->cpu >= IS_TRACE_MAX_CPUS)
 		return cap_error(c, error, e->where, "cpu", "CPU %d outside 0..%d", e->cpu,
 				 IS_TRACE_MAX_CPUS - 1);
@@ -886,16 +868,7 @@ bool cap_push(struct cap_ctx *c, const struct cap_event *e, GError **error)
 	if (c->hn && e->where > c->last_where && e->ts_ns < c->heap[0].ts_ns)
 		c->st.reordered++;
 	c->last_where = e->where;
-	if (c->hn == c->hcap) {
-		c->hcap = c->hcap ? c->hcap * 2 : 1024;
-		c->heap = g_renew(struct cap_event, c->heap, c->hcap);
-	}
-	i = c->hn++;
-	while (i && ev_less(e, &c->heap[(i - 1) / 2])) {
-		c->heap[i] = c->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	c->heap[i] = *e;
+	ev_push(&c->heap, &c->hn, &c->hcap, e);
 	if (c->hn > c->o.reorder_window)
 		return release_one(c, error);
 	return true;

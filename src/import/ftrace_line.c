@@ -137,23 +137,12 @@ const char *ftrace_line_parse(const char *line, struct ftrace_line *out)
 			why = "timestamp";
 			continue;
 		}
-		while (*e == ' ')
-			e++;
-		t = e;
-		while (*t && *t != ':' && *t != ' ')
-			t++;
-		if (*t != ':' || t == e) {
+		if (!event_and_payload(e, out)) {
 			why = "event";
 			continue;
 		}
 		out->cpu = (int)cpu;
 		out->ts_ns = ts;
-		out->event = e;
-		out->event_len = (size_t)(t - e);
-		t++;
-		while (*t == ' ')
-			t++;
-		out->payload = t;
 		return NULL;
 	}
 	return latency_layout(line, out) ? NULL : why;

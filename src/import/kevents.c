@@ -82,7 +82,8 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 		goto out;
 	}
 	while ((n = getline(&line, &cap, f)) >= 0) {
-		const char *br, *sep, *name, *payload, *tsp;
+		struct ftrace_line l;
+		const char *name, *payload, *why;
 		struct kcpu *c;
 		int64_t cpu_id, v, ts;
 		size_t nl;
@@ -97,22 +98,19 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			     "the ring buffer lost events: the capture is incomplete");
 			goto out;
 		}
-		br = strchr(line, ']');
-		sep = br ? strstr(br, ": ") : NULL;
-		if (!sep)
-			continue;
-		/* "<timestamp>: <event>: <payload>" */
-		tsp = sep;
-		while (tsp > br && tsp[-1] != ' ')
-			tsp--;
-		name = sep + 2;
-		payload = strstr(name, ": ");
-		if (!payload) {
-			st.other_events++;
+		why = ftrace_line_parse(line, &l);
+		if (why) {
+			/* a series event that does not parse is an error, other lines are not ours */
+			if (strstr(line, ": cpuidle_")) {
+				ierr(error, in, st.lines, why, "not an ftrace event line");
+				goto out;
+			}
 			continue;
 		}
-		nl = (size_t)(payload - name);
-		payload += 2;
+		name = l.event;
+		nl = l.event_len;
+		payload = l.payload;
+		ts = l.ts_ns;
 #define IS(ev) (nl == sizeof(ev) - 1 && memcmp(name, ev, nl) == 0)
 		if (!(IS("cpuidle_select") || IS("cpuidle_reflect") || IS("cpuidle_sleep_length") ||
 		      IS("cpuidle_got_tick") || IS("cpuidle_gov_clock") ||
@@ -121,10 +119,6 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			continue;
 		}
 		st.events++;
-		if (!ftrace_parse_ts(tsp, (size_t)(sep - tsp), &ts)) {
-			ierr(error, in, st.lines, "timestamp", "not sec.usec");
-			goto out;
-		}
 		if (!ftrace_field_i64(payload, "cpu_id", &cpu_id) || cpu_id < 0 || cpu_id >= IS_TRACE_MAX_CPUS) {
 			ierr(error, in, st.lines, "cpu_id", "missing or out of range");
 			goto out;

@@ -152,7 +152,7 @@ void is_sim_set_observer(struct is_sim *s, is_decision_fn fn, void *ctx)
 
 static bool bad_state(struct is_sim *s, int idx, GError **error)
 {
-	if (idx < 0 && strcmp(s->cfg.gov->name, "recorded") == 0) {
+	if (idx < 0 && s->cfg.gov->needs_recorded) {
 		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
 			    "record %" G_GUINT64_FORMAT ": no recorded decision (k=) to replay",
 			    s->records + 1);
