@@ -34,7 +34,7 @@ static void test_ideal(void **state)
 	(void)state;
 	for (size_t i = 0; i < G_N_ELEMENTS(ideal_cases); i++)
 	{
-		struct is_ideal_cache c = { 0 };
+		struct is_scorer c = { 0 };
 
 		if (is_ideal_state(t, ideal_cases[i].disabled, ideal_cases[i].lat,
 				   ideal_cases[i].idle) != ideal_cases[i].expect)
@@ -142,10 +142,51 @@ static void test_add(void **state)
 	assert_int_equal(a.acc[IS_ACC_MID], 3);
 }
 
+/*
+ * The event loop's scorer (cached per disable mask and latency limit)
+ * against the plain functions, on random periods over both tables: the
+ * same ideal state and the same above/below verdicts.
+ */
+static void test_scorer_random(void **state)
+{
+	static const char *const tabs[] = { "power9", "power9-full", "pseries" };
+	uint64_t x = 12345;
+
+	(void)state;
+	for (int k = 0; k < 200000; k++) {
+		const struct is_state_table *t = is_states_builtin(tabs[k % 3]);
+		struct is_scorer c = { 0 };
+		struct is_metrics m;
+		uint32_t disabled;
+		int64_t lat, idle;
+		int chosen;
+		enum is_miss want;
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		disabled = (uint32_t)(x >> 20) & ((1u << t->count) - 1);
+		lat = (x >> 40) % 4 == 0 ? (int64_t)((x >> 44) % 300000) : NOLIM;
+		idle = (int64_t)((x >> 8) % 30000000) >> ((x >> 3) % 16);
+		if ((x >> 61) == 0)
+			idle = INT64_MAX;
+		chosen = (int)((x >> 50) % (uint64_t)t->count);
+		if (is_ideal_cached(&c, t, disabled, lat, idle) !=
+		    is_ideal_state(t, disabled, lat, idle))
+			fail_msg("ideal: case %d", k);
+		is_metrics_init(&m);
+		is_metrics_score_with(&m, &c, &(struct is_period_score){
+			.chosen = chosen, .ideal = 0, .idle_ns = idle, .last_residency_ns = idle,
+			.disabled = disabled, .latency_req_ns = lat });
+		want = is_miss_kind(t, disabled, chosen, idle);
+		assert_int_equal(m.above[chosen], want == IS_MISS_ABOVE);
+		assert_int_equal(m.below[chosen], want == IS_MISS_BELOW);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ideal),
+		cmocka_unit_test(test_scorer_random),
 		cmocka_unit_test(test_above_below),
 		cmocka_unit_test(test_energy),
 		cmocka_unit_test(test_latency),

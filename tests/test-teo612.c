@@ -87,7 +87,7 @@ static void test_sequence(void **state)
 	assert_int_equal(r.state, 4);
 	assert_false(r.stop);
 	assert_true(r.read);
-	assert_int_equal(f.cpu.state_bins[0].hits, 1024);
+	assert_int_equal(f.cpu.hits[0], 1024);
 	assert_int_equal(f.cpu.total, 1024);
 	assert_int_equal(f.cpu.sleep_length_ns, 1 * MS);
 	/* irq after 495 us; 10 us exit latency: lres = span = 505 us */
@@ -105,8 +105,8 @@ static void test_sequence(void **state)
 	r = sel(&f, 600 * US, 50 * MS, 9400 * US, false, NOLIM);
 	assert_int_equal(r.state, 6);
 	assert_true(r.stop);
-	assert_int_equal(f.cpu.state_bins[0].hits, 896);
-	assert_int_equal(f.cpu.state_bins[4].hits, 1024);
+	assert_int_equal(f.cpu.hits[0], 896);
+	assert_int_equal(f.cpu.hits[4], 1024);
 	assert_int_equal(f.cpu.total, 1920);
 	/* irq after 2 ms in stop5 (200 us exit) */
 	refl(&f, 6, 600 * US + 2200 * US, 2200 * US, false, false);
@@ -125,9 +125,9 @@ static void test_sequence(void **state)
 	assert_int_equal(r.state, 4);
 	assert_true(r.stop);
 	assert_true(r.read);
-	assert_int_equal(f.cpu.state_bins[0].hits, 784);
-	assert_int_equal(f.cpu.state_bins[4].hits, 896);
-	assert_int_equal(f.cpu.state_bins[4].intercepts, 1024);
+	assert_int_equal(f.cpu.hits[0], 784);
+	assert_int_equal(f.cpu.hits[4], 896);
+	assert_int_equal(f.cpu.intercepts[4], 1024);
 	assert_int_equal(f.cpu.total, 2704);
 
 	/*
@@ -138,7 +138,7 @@ static void test_sequence(void **state)
 	refl(&f, 4, 3 * MS + 7 * MS, 7 * MS, true, false);
 	assert_int_equal(f.cpu.time_span_ns, 50 * MS);
 	r = sel(&f, 10 * MS, 40 * MS, 10 * MS, false, NOLIM);
-	assert_int_equal(f.cpu.state_bins[6].hits, 1024);
+	assert_int_equal(f.cpu.hits[6], 1024);
 	/* total = 686 + 784 + 896 (decayed) + 1024 */
 	assert_int_equal(f.cpu.total, 686 + 784 + 896 + 1024);
 }
@@ -216,7 +216,7 @@ static void test_intercepts_to_poll(void **state)
 	(void)state;
 	fx_init(&f);
 	f.cpu.last_state_idx = -1;
-	f.cpu.state_bins[0].intercepts = 8000;
+	f.cpu.intercepts[0] = 8000;
 	f.cpu.total = 8000;
 	r = sel(&f, 0, 5 * MS, 4 * MS, false, NOLIM);
 	assert_int_equal(r.state, 0);
@@ -269,7 +269,7 @@ static void test_negative_sleep(void **state)
 	 * no residency <= -500: idx_timer = idx_duration = 0: a hit in bin 0. */
 	refl(&f, 0, 7 * US, 7 * US, false, false);
 	r = sel(&f, 10 * US, 1 * MS, 4 * MS, false, NOLIM);
-	assert_int_equal(f.cpu.state_bins[0].hits, 1024 - 128 + 1024);
+	assert_int_equal(f.cpu.hits[0], 1024 - 128 + 1024);
 }
 
 /* Saturation: the same hit again and again converges to the fixed point
@@ -287,12 +287,12 @@ static void test_saturation(void **state)
 		sel(&f, n * MS, 300 * US, 4 * MS, false, NOLIM);
 		refl(&f, 4, n * MS + 310 * US, 310 * US, false, false);
 		if (n >= 1 && n <= 5)
-			assert_int_equal(f.cpu.state_bins[4].hits, first[n - 1]);
+			assert_int_equal(f.cpu.hits[4], first[n - 1]);
 	}
-	assert_int_equal(f.cpu.state_bins[4].hits, 8192);
+	assert_int_equal(f.cpu.hits[4], 8192);
 	for (int i = 0; i < 7; i++)
 		if (i != 4)
-			assert_int_equal(f.cpu.state_bins[i].hits + f.cpu.state_bins[i].intercepts, 0);
+			assert_int_equal(f.cpu.hits[i] + f.cpu.intercepts[i], 0);
 }
 
 int main(void)

@@ -190,7 +190,7 @@ static void test_argmax_and_use(void **state)
 				   .tick_nsec = 10000000 };
 	wteo_enable_device(&t, &env);
 	t.last_state_idx = -1;
-	t.state_bins[0].intercepts = 8000;
+	t.intercepts[0] = 8000;
 	t.total = 8000;
 	/* intercepts send TEO to 0; row 0 (616 on 0, 68 elsewhere) picks with
 	 * the draw: 0x00000000 -> state 0, 0xffffffff -> state 6 */

@@ -62,38 +62,98 @@ void is_metrics_add(struct is_metrics *dst, const struct is_metrics *src);
 int is_ideal_state(const struct is_state_table *t, uint32_t disabled,
 		   int64_t latency_req_ns, int64_t idle_ns);
 /*
- * is_ideal_state() for a fixed disable mask and latency limit, kept per CPU
- * by the event loop: the fitting states' residencies in one small array.
+ * Everything the scoring of one period needs that depends only on the
+ * table, the disable mask and the latency limit, kept per CPU by the event
+ * loop and rebuilt when one of them changes: the ideal state's candidates
+ * and the per-state constants of above/below and energy.
  */
-struct is_ideal_cache {
+struct is_scorer {
 	const struct is_state_table *t;
 	uint32_t disabled;
 	int64_t latency_req_ns;
-	int m;                         /* candidate states */
+	int m;                         /* ideal-state candidates */
 	int none;                      /* answer when none fits */
-	int64_t thr[IS_STATE_MAX];     /* their target residencies, ascending */
-	int8_t idx[IS_STATE_MAX];      /* their indices */
+	int64_t thr[16];               /* their target residencies, ascending,
+					  then INT64_MAX */
+	int8_t idx[16];                /* their indices */
+	uint32_t above_ok;             /* bit i: an enabled state shallower than i */
+	uint32_t below_ok;             /* bit i: an enabled state deeper than i */
+	uint32_t polling;              /* bit i: state i polls */
+	int64_t residency[IS_STATE_MAX];
+	int64_t delay[IS_STATE_MAX];   /* exit latency */
+	int64_t below_thr[IS_STATE_MAX]; /* the first enabled deeper state's residency */
+	double power[IS_STATE_MAX];
+	double transition[IS_STATE_MAX];
 };
 
-void is_ideal_cache_init(struct is_ideal_cache *c, const struct is_state_table *t,
-			 uint32_t disabled, int64_t latency_req_ns);
+void is_scorer_init(struct is_scorer *c, const struct is_state_table *t,
+		    uint32_t disabled, int64_t latency_req_ns);
 
-static inline int is_ideal_cached(struct is_ideal_cache *c, const struct is_state_table *t,
-				  uint32_t disabled, int64_t latency_req_ns, int64_t idle_ns)
+/* Make @c current for (t, disabled, latency_req_ns). */
+static inline void is_scorer_use(struct is_scorer *c, const struct is_state_table *t,
+				 uint32_t disabled, int64_t latency_req_ns)
 {
-	int n = 0;
-
 	if (__builtin_expect(c->t != t || c->disabled != disabled ||
 			     c->latency_req_ns != latency_req_ns, 0))
-		is_ideal_cache_init(c, t, disabled, latency_req_ns);
-	for (int k = 0; k < c->m; k++)
-		n += c->thr[k] <= idle_ns;
+		is_scorer_init(c, t, disabled, latency_req_ns);
+}
+
+/* is_ideal_state() on a current scorer. */
+static inline int is_scorer_ideal(const struct is_scorer *c, int64_t idle_ns)
+{
+	/* How many candidates fit: a branch-free search, at most c->m. */
+	const int64_t *r = c->thr;
+	int n = 0;
+
+	n += (r[n + 7] <= idle_ns) * 8;
+	n += (r[n + 3] <= idle_ns) * 4;
+	n += (r[n + 1] <= idle_ns) * 2;
+	n += r[n] <= idle_ns;
+	n = n < c->m ? n : c->m;
 	return n ? c->idx[n - 1] : c->none;
 }
 
-/* Score one period into @m. */
+/* is_ideal_state() through a scorer kept by the caller. */
+static inline int is_ideal_cached(struct is_scorer *c, const struct is_state_table *t,
+				  uint32_t disabled, int64_t latency_req_ns, int64_t idle_ns)
+{
+	is_scorer_use(c, t, disabled, latency_req_ns);
+	return is_scorer_ideal(c, idle_ns);
+}
+
+/* Score one period into @m (the table's scorer built on the fly). */
 void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 		      const struct is_period_score *p);
+
+/*
+ * The same with a current scorer for p->disabled: the event loop's path.
+ * The sums are taken in the same order as is_metrics_score(), so both give
+ * the same bits.
+ */
+static inline void is_metrics_score_with(struct is_metrics *m, const struct is_scorer *c,
+					 const struct is_period_score *p)
+{
+	int i = p->chosen;
+	int64_t diff = p->last_residency_ns;
+
+	m->selections++;
+	m->acc[IS_ACC_MID + i - p->ideal]++;
+	m->usage[i]++;
+	m->time_ns[i] += diff;
+	m->idle_ns += p->idle_ns;
+	m->wakeups[p->cause]++;
+	m->nt_wakeups[i] += p->cause == IS_CAUSE_IRQ || p->cause == IS_CAUSE_IPI;
+	m->tick_stop_requests += p->stop_tick;
+	m->tick_stops += p->tick_stopped;
+	m->sleep_length_reads += p->sleep_length_read;
+	m->energy += c->power[i] * (double)p->idle_ns;
+	if (!(c->polling & (1u << i)))
+		m->energy += c->transition[i];
+	/* cpuidle_enter_state(), Linux 6.12; see is_miss_kind() */
+	m->above[i] += diff < c->residency[i] && (c->above_ok & (1u << i));
+	m->below[i] += diff >= c->residency[i] && diff > c->delay[i] &&
+		       (c->below_ok & (1u << i)) && diff - c->delay[i] >= c->below_thr[i];
+}
 
 struct is_latency_summary {
 	uint64_t count;

@@ -88,37 +88,101 @@ static const struct is_param_desc wteo_params[] = {
 		     0, 0, 1, pick_names },
 };
 
-struct teo_bin {
-	unsigned int intercepts;
-	unsigned int hits;
+/*
+ * Bins are kept as two arrays (the kernel has an array of struct
+ * teo_bin): the decay pass then runs over whole vectors.  Entries past the
+ * table's last state stay zero, so decaying and summing them changes
+ * nothing.
+ */
+#define TEO_BINS 16
+
+/*
+ * What select and update read of the driver, the disable mask and the
+ * latency limit, gathered once per change instead of walking the table
+ * on every call.  Not kernel state: a cache of its inputs.
+ */
+struct teo_env_cache {
+	const struct is_state_table *drv;
+	int64_t residency[TEO_BINS];     /* target_residency_ns */
+	int64_t exit_latency[TEO_BINS];  /* exit_latency_ns */
+	uint32_t polling;                /* CPUIDLE_FLAG_POLLING, per state */
+	/* for (disabled, latency_req): the first loop of teo_select() */
+	bool valid;
+	uint32_t disabled;
+	int64_t latency_req;
+	int deepest;                     /* its idx: deepest enabled, -1 if none */
+	int idx0;
+	int constraint_idx;
 };
 
 struct teo_cpu {
 	int64_t time_span_ns;
 	int64_t sleep_length_ns;
-	struct teo_bin state_bins[IS_STATE_MAX];
+	unsigned int hits[TEO_BINS];       /* state_bins[i].hits */
+	unsigned int intercepts[TEO_BINS]; /* state_bins[i].intercepts */
 	unsigned int total;
 	unsigned int tick_hits;
 	int last_state_idx;  /* dev->last_state_idx */
+	struct teo_env_cache ec;
 	uint16_t weights[IS_STATE_MAX][IS_STATE_MAX]; /* wteo only */
 };
 
 #define KTIME_MAX INT64_MAX
 
+static inline const struct teo_env_cache *teo_driver(struct teo_cpu *cpu_data,
+						     const struct is_gov_env *env)
+{
+	struct teo_env_cache *ec = &cpu_data->ec;
+
+	if (__builtin_expect(ec->drv != env->drv, 0)) {
+		memset(ec, 0, sizeof(*ec));
+		ec->drv = env->drv;
+		for (int i = env->drv->count; i < TEO_BINS; i++)
+			ec->residency[i] = INT64_MAX;
+		for (int i = 0; i < env->drv->count; i++) {
+			ec->residency[i] = env->drv->s[i].target_residency_ns;
+			ec->exit_latency[i] = env->drv->s[i].exit_latency_ns;
+			if (env->drv->s[i].flags & IS_STATE_POLLING)
+				ec->polling |= 1u << i;
+		}
+	}
+	return ec;
+}
+
+/*
+ * Number of states (of @count) whose residency is at most @x: a branch-free
+ * search over the residencies, padded with S64_MAX past the table.
+ */
+static inline int teo_count_le(const struct teo_env_cache *ec, int count, int64_t x)
+{
+	const int64_t *r = ec->residency;
+	int base = 0;
+
+	G_STATIC_ASSERT(TEO_BINS == 16);
+	base += (r[base + 7] <= x) * 8;
+	base += (r[base + 3] <= x) * 4;
+	base += (r[base + 1] <= x) * 2;
+	base += r[base] <= x;
+	return base < count ? base : count;
+}
+
 static void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env, bool weighted)
 {
-	const struct is_state_table *drv = env->drv;
+	const struct teo_env_cache *ec = teo_driver(cpu_data, env);
+	const int count = env->drv->count;
 	const unsigned int pulse = (unsigned int)env->params->v[P_PULSE];
 	const int shift = (int)env->params->v[P_DECAY_SHIFT];
 	const int64_t tick_nsec = env->tick_nsec;
-	int i, idx_timer = 0, idx_duration = 0;
-	int64_t target_residency_ns = 0;
+	const int64_t sleep_length_ns = cpu_data->sleep_length_ns;
+	int i, idx_timer, idx_duration, n_timer, n_duration;
+	int64_t target_residency_ns;
+	unsigned int total = 0;
 	uint64_t measured_ns;
 
-	if (cpu_data->time_span_ns >= cpu_data->sleep_length_ns) {
+	if (cpu_data->time_span_ns >= sleep_length_ns) {
 		measured_ns = UINT64_MAX;
 	} else {
-		uint64_t lat_ns = (uint64_t)drv->s[cpu_data->last_state_idx].exit_latency_ns;
+		uint64_t lat_ns = (uint64_t)ec->exit_latency[cpu_data->last_state_idx];
 
 		measured_ns = (uint64_t)env->last_residency_ns;
 		if (measured_ns >= lat_ns)
@@ -127,33 +191,37 @@ static void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env, b
 			measured_ns /= 2;
 	}
 
-	cpu_data->total = 0;
-
-	for (i = 0; i < drv->count; i++) {
-		struct teo_bin *bin = &cpu_data->state_bins[i];
-
-		bin->hits -= bin->hits >> shift;
-		bin->intercepts -= bin->intercepts >> shift;
-
-		cpu_data->total += bin->hits + bin->intercepts;
-
-		target_residency_ns = drv->s[i].target_residency_ns;
-
-		if (target_residency_ns <= cpu_data->sleep_length_ns) {
-			idx_timer = i;
-			/* s64 <= u64: compared as u64 */
-			if ((uint64_t)target_residency_ns <= measured_ns)
-				idx_duration = i;
-		}
+	for (i = 0; i < TEO_BINS; i++) {
+		cpu_data->hits[i] -= cpu_data->hits[i] >> shift;
+		cpu_data->intercepts[i] -= cpu_data->intercepts[i] >> shift;
+		total += cpu_data->hits[i] + cpu_data->intercepts[i];
 	}
+	cpu_data->total = total;
+
+	/*
+	 * The kernel's loop keeps the last state whose residency is within
+	 * the sleep length (idx_timer), and of those the last also within
+	 * the measured duration (s64 <= u64: compared as u64; idx_duration),
+	 * both 0 if none.  Residencies are non-negative and non-decreasing
+	 * (is_states_validate()), so each is a prefix and its length is
+	 * enough; a residency is within a measured duration above S64_MAX.
+	 */
+	n_timer = teo_count_le(ec, count, sleep_length_ns);
+	n_duration = teo_count_le(ec, count, measured_ns > (uint64_t)INT64_MAX ? INT64_MAX :
+					     (int64_t)measured_ns);
+	if (n_duration > n_timer)
+		n_duration = n_timer;
+	idx_timer = n_timer ? n_timer - 1 : 0;
+	idx_duration = n_duration ? n_duration - 1 : 0;
+	target_residency_ns = ec->residency[count - 1];
 
 	if (target_residency_ns < tick_nsec) {
 		cpu_data->tick_hits -= cpu_data->tick_hits >> shift;
 
 		cpu_data->total += cpu_data->tick_hits;
 
-		if (tick_nsec <= cpu_data->sleep_length_ns) {
-			idx_timer = drv->count;
+		if (tick_nsec <= sleep_length_ns) {
+			idx_timer = count;
 			if ((uint64_t)tick_nsec <= measured_ns) {
 				cpu_data->tick_hits += pulse;
 				goto end;
@@ -162,46 +230,70 @@ static void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env, b
 	}
 
 	if (idx_timer == idx_duration)
-		cpu_data->state_bins[idx_timer].hits += pulse;
+		cpu_data->hits[idx_timer] += pulse;
 	else
-		cpu_data->state_bins[idx_duration].intercepts += pulse;
+		cpu_data->intercepts[idx_duration] += pulse;
 
 end:
 	cpu_data->total += pulse;
 
 	if (weighted)
-		wteo_update_row(cpu_data->weights[cpu_data->last_state_idx], drv->count,
+		wteo_update_row(cpu_data->weights[cpu_data->last_state_idx], count,
 				idx_duration,
 				(unsigned int)env->params->v[P_LEARNING_RATE]);
 }
 
-static bool teo_state_ok(int i, const struct is_gov_env *env, const struct is_gov_call *c)
+static inline bool teo_state_ok(const struct teo_env_cache *ec, int i,
+				const struct is_gov_env *env, const struct is_gov_call *c)
 {
-	return !c->tick_stopped || env->drv->s[i].target_residency_ns >= env->tick_nsec;
+	return !c->tick_stopped || ec->residency[i] >= env->tick_nsec;
 }
 
-static int teo_find_shallower_state(const struct is_gov_env *env, int state_idx,
+static int teo_find_shallower_state(const struct teo_env_cache *ec,
+				    const struct is_gov_env *env, int state_idx,
 				    int64_t duration_ns, bool no_poll)
 {
-	const struct is_state_table *drv = env->drv;
 	int i;
 
 	for (i = state_idx - 1; i >= 0; i--) {
-		if (is_disabled(env, i) || (no_poll && (drv->s[i].flags & IS_STATE_POLLING)))
+		if (is_disabled(env, i) || (no_poll && (ec->polling & (1u << i))))
 			continue;
 
 		state_idx = i;
-		if (drv->s[i].target_residency_ns <= duration_ns)
+		if (ec->residency[i] <= duration_ns)
 			break;
 	}
 	return state_idx;
+}
+
+/* The first loop of teo_select() without its sums: idx, idx0, constraint_idx. */
+static void teo_env_refresh(struct teo_env_cache *ec, const struct is_gov_env *env,
+			    int64_t latency_req)
+{
+	int idx = is_disabled(env, 0) ? -1 : 0, idx0 = 0, constraint_idx = 0;
+
+	for (int i = 1; i < env->drv->count; i++) {
+		if (is_disabled(env, i))
+			continue;
+		if (idx < 0)
+			idx0 = i;
+		idx = i;
+		if (ec->exit_latency[i] <= latency_req)
+			constraint_idx = i;
+	}
+	ec->valid = true;
+	ec->disabled = env->disabled;
+	ec->latency_req = latency_req;
+	ec->deepest = idx;
+	ec->idx0 = idx0;
+	ec->constraint_idx = constraint_idx;
 }
 
 static int teo_select_common(void *st, const struct is_gov_env *env,
 			     struct is_gov_call *call, bool *stop_tick, bool weighted)
 {
 	struct teo_cpu *cpu_data = st;
-	const struct is_state_table *drv = env->drv;
+	const int count = env->drv->count;
 	const int64_t tick_nsec = env->tick_nsec;
 	int64_t latency_req = call->latency_req_ns;
 	int64_t delta_tick = tick_nsec / 2;
@@ -209,9 +301,9 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 	unsigned int idx_intercept_sum = 0;
 	unsigned int intercept_sum = 0;
 	unsigned int idx_hit_sum = 0;
-	unsigned int hit_sum = 0;
-	int constraint_idx = 0;
-	int idx0 = 0, idx = -1;
+	const struct teo_env_cache *ec;
+	int constraint_idx;
+	int idx0, idx;
 	int prev_intercept_idx;
 	int64_t duration_ns;
 	int i;
@@ -224,35 +316,18 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 	cpu_data->time_span_ns = call->now_ns;
 	cpu_data->sleep_length_ns = KTIME_MAX;
 
-	if (drv->count < 2) {
+	if (count < 2) {
 		idx = 0;
 		goto out_tick;
 	}
 
-	if (!is_disabled(env, 0))
-		idx = 0;
-
-	for (i = 1; i < drv->count; i++) {
-		struct teo_bin *prev_bin = &cpu_data->state_bins[i - 1];
-		const struct is_state *s = &drv->s[i];
-
-		intercept_sum += prev_bin->intercepts;
-		hit_sum += prev_bin->hits;
-
-		if (is_disabled(env, i))
-			continue;
-
-		if (idx < 0)
-			idx0 = i;
-
-		idx = i;
-
-		if (s->exit_latency_ns <= latency_req)
-			constraint_idx = i;
-
-		idx_intercept_sum = intercept_sum;
-		idx_hit_sum = hit_sum;
-	}
+	ec = teo_driver(cpu_data, env);
+	if (__builtin_expect(!ec->valid || ec->disabled != env->disabled ||
+			     ec->latency_req != latency_req, 0))
+		teo_env_refresh(&cpu_data->ec, env, latency_req);
+	idx = ec->deepest;
+	idx0 = ec->idx0;
+	constraint_idx = ec->constraint_idx;
 
 	if (idx < 0) {
 		idx = 0;
@@ -260,11 +335,21 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 	}
 
 	if (idx == idx0) {
-		duration_ns = drv->s[idx].target_residency_ns;
+		duration_ns = ec->residency[idx];
 		goto end;
 	}
 
-	tick_intercept_sum = intercept_sum + cpu_data->state_bins[drv->count - 1].intercepts;
+	/*
+	 * The sums of the kernel's first loop: idx_*_sum cover the bins below
+	 * the deepest enabled state, tick_intercept_sum all of them.
+	 */
+	for (i = 0; i < TEO_BINS; i++) {
+		unsigned int below = i < idx ? ~0u : 0;
+
+		idx_intercept_sum += cpu_data->intercepts[i] & below;
+		idx_hit_sum += cpu_data->hits[i] & below;
+		tick_intercept_sum += cpu_data->intercepts[i];
+	}
 
 	prev_intercept_idx = idx;
 	if (2 * idx_intercept_sum > cpu_data->total - idx_hit_sum) {
@@ -273,12 +358,10 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 		intercept_sum = 0;
 
 		for (i = idx - 1; i >= 0; i--) {
-			struct teo_bin *bin = &cpu_data->state_bins[i];
-
-			intercept_sum += bin->intercepts;
+			intercept_sum += cpu_data->intercepts[i];
 
 			if (2 * intercept_sum > idx_intercept_sum) {
-				if (teo_state_ok(i, env, call) && !is_disabled(env, i))
+				if (teo_state_ok(ec, i, env, call) && !is_disabled(env, i))
 					idx = i;
 				else
 					idx = first_suitable_idx;
@@ -289,7 +372,7 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 			if (is_disabled(env, i))
 				continue;
 
-			if (!teo_state_ok(i, env, call)) {
+			if (!teo_state_ok(ec, i, env, call)) {
 				if (first_suitable_idx != idx)
 					continue;
 
@@ -304,12 +387,12 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 		int j;
 
 		for (i = 0; i <= prev_intercept_idx; i++)
-			if (!is_disabled(env, i) && teo_state_ok(i, env, call))
+			if (!is_disabled(env, i) && teo_state_ok(ec, i, env, call))
 				mask |= 1u << i;
 		if (env->params->v[P_PICK] == 1)
-			j = wteo_argmax(cpu_data->weights[idx], drv->count, mask);
+			j = wteo_argmax(cpu_data->weights[idx], count, mask);
 		else
-			j = wteo_pick(cpu_data->weights[idx], drv->count, mask,
+			j = wteo_pick(cpu_data->weights[idx], count, mask,
 				      is_gov_random_u32(call));
 		if (j >= 0)
 			idx = j;
@@ -326,28 +409,28 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 	if (!idx)
 		goto out_tick;
 
-	if ((drv->s[0].flags & IS_STATE_POLLING) &&
-	    drv->s[idx].target_residency_ns < env->params->v[P_RESIDENCY_THRESHOLD_NS])
+	if ((ec->polling & 1u) &&
+	    ec->residency[idx] < env->params->v[P_RESIDENCY_THRESHOLD_NS])
 		goto out_tick;
 
 	duration_ns = is_gov_sleep_length(call, &delta_tick);
 	cpu_data->sleep_length_ns = duration_ns;
 
 	/* The stable backport: no teo_state_ok() condition here. */
-	if (drv->s[idx].target_residency_ns > duration_ns)
-		idx = teo_find_shallower_state(env, idx, duration_ns, false);
+	if (ec->residency[idx] > duration_ns)
+		idx = teo_find_shallower_state(ec, env, idx, duration_ns, false);
 
-	if (drv->s[idx].target_residency_ns < tick_nsec &&
+	if (ec->residency[idx] < tick_nsec &&
 	    tick_intercept_sum > cpu_data->total / 2 + cpu_data->total / 8)
 		duration_ns = tick_nsec / 2;
 
 end:
-	if ((!(drv->s[idx].flags & IS_STATE_POLLING) && duration_ns >= tick_nsec) ||
+	if ((!(ec->polling & (1u << idx)) && duration_ns >= tick_nsec) ||
 	    call->tick_stopped)
 		return idx;
 
-	if (idx > idx0 && drv->s[idx].target_residency_ns > delta_tick)
-		idx = teo_find_shallower_state(env, idx, delta_tick, false);
+	if (idx > idx0 && ec->residency[idx] > delta_tick)
+		idx = teo_find_shallower_state(ec, env, idx, delta_tick, false);
 
 out_tick:
 	*stop_tick = false;

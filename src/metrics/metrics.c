@@ -73,17 +73,34 @@ int is_ideal_state(const struct is_state_table *t, uint32_t disabled,
 	return enabled ? __builtin_ctz(enabled) : 0;
 }
 
-void is_ideal_cache_init(struct is_ideal_cache *c, const struct is_state_table *t,
-			 uint32_t disabled, int64_t latency_req_ns)
+void is_scorer_init(struct is_scorer *c, const struct is_state_table *t,
+		    uint32_t disabled, int64_t latency_req_ns)
 {
 	uint32_t enabled = ~disabled & ((1u << t->count) - 1);
 
+	memset(c, 0, sizeof(*c));
 	c->t = t;
 	c->disabled = disabled;
 	c->latency_req_ns = latency_req_ns;
-	c->m = 0;
 	c->none = enabled ? __builtin_ctz(enabled) : 0;
+	G_STATIC_ASSERT(G_N_ELEMENTS(c->thr) == 16 && IS_STATE_MAX < 16);
+	for (int i = 0; i < 16; i++)
+		c->thr[i] = INT64_MAX;
 	for (int i = 0; i < t->count; i++) {
+		uint32_t deeper = enabled & ~((2u << i) - 1);
+
+		c->residency[i] = t->s[i].target_residency_ns;
+		c->delay[i] = t->s[i].exit_latency_ns;
+		c->power[i] = t->s[i].power;
+		c->transition[i] = t->s[i].transition_energy;
+		if (t->s[i].flags & IS_STATE_POLLING)
+			c->polling |= 1u << i;
+		if (enabled & ((1u << i) - 1))
+			c->above_ok |= 1u << i;
+		if (deeper) {
+			c->below_ok |= 1u << i;
+			c->below_thr[i] = t->s[__builtin_ctz(deeper)].target_residency_ns;
+		}
 		if (!(enabled & (1u << i)) || t->s[i].exit_latency_ns > latency_req_ns)
 			continue;
 		c->thr[c->m] = t->s[i].target_residency_ns;
@@ -123,37 +140,11 @@ enum is_miss is_miss_kind(const struct is_state_table *t, uint32_t disabled, int
 void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 		      const struct is_period_score *p)
 {
-	int i = p->chosen;
-	int ideal = p->ideal;
-	int64_t diff = p->last_residency_ns;
+	struct is_scorer c;
 
-	m->selections++;
-	m->acc[IS_ACC_MID + i - ideal]++;
-	m->usage[i]++;
-	m->time_ns[i] += diff;
-	m->idle_ns += p->idle_ns;
-	m->wakeups[p->cause]++;
-	if (p->cause == IS_CAUSE_IRQ || p->cause == IS_CAUSE_IPI)
-		m->nt_wakeups[i]++;
-	m->tick_stop_requests += p->stop_tick;
-	m->tick_stops += p->tick_stopped;
-	m->sleep_length_reads += p->sleep_length_read;
-	m->energy += t->s[i].power * (double)p->idle_ns;
-	if (!(t->s[i].flags & IS_STATE_POLLING))
-		m->energy += t->s[i].transition_energy;
-
-	switch (miss_kind(t, p->disabled, i, diff)) {
-	case IS_MISS_ABOVE:
-		m->above[i]++;
-		break;
-	case IS_MISS_BELOW:
-		m->below[i]++;
-		break;
-	default:
-		break;
-	}
+	is_scorer_init(&c, t, p->disabled, p->latency_req_ns);
+	is_metrics_score_with(m, &c, p);
 }
-
 
 static int64_t percentile(const struct is_metrics *m, const struct is_state_table *t,
 			  uint64_t n, double q)

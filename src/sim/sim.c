@@ -47,7 +47,10 @@ struct sim_cpu {
 	uint64_t rng;
 	bool tick_stopped;
 	uint64_t rejected;
-	struct is_ideal_cache ideal;
+	/* poll time limit for the current disable mask (INT64_MAX: none) */
+	uint32_t poll_disabled;
+	int64_t poll_lim;
+	struct is_scorer score;
 	struct is_metrics m;
 };
 
@@ -108,6 +111,9 @@ struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 			    "simulation needs a state table, a governor, 1..4096 CPUs and HZ >= 1");
 		return NULL;
 	}
+	/* Governors and metrics rely on a table ordered shallow to deep. */
+	if (!is_states_validate(cfg->states, cfg->states->name, error))
+		return NULL;
 	s = g_new0(struct is_sim, 1);
 	s->cfg = *cfg;
 	s->tick_nsec = is_tick_nsec(cfg->hz);
@@ -213,7 +219,7 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		.recorded_state = (rec->has & IS_HAS_KSTATE) ? rec->kstate : -1,
 		.recorded_stop = (rec->has & IS_HAS_KSTOP) ? !!(rec->flags & IS_F_KSTOP) : -1,
 	};
-	int ideal = is_ideal_cached(&c->ideal, s->cfg.states, c->env.disabled, rec->lat_ns,
+	int ideal = is_ideal_cached(&c->score, s->cfg.states, c->env.disabled, rec->lat_ns,
 				    rec->idle_ns);
 	struct is_gov_wake wake;
 	struct is_period_score sc;
@@ -267,8 +273,24 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		.disabled = c->env.disabled,
 		.latency_req_ns = rec->lat_ns,
 	};
-	is_metrics_score(&c->m, s->cfg.states, &sc);
+	is_metrics_score_with(&c->m, &c->score, &sc);
 	return true;
+}
+
+/* The poll time limit in force on @c: cpuidle_poll_time() per disable mask. */
+static inline int64_t poll_limit(const struct is_sim *s, struct sim_cpu *c)
+{
+	if (__builtin_expect(c->poll_disabled != c->env.disabled || !c->poll_lim, 0)) {
+		c->poll_disabled = c->env.disabled;
+		/*
+		 * A recorded decision's period already ended where the
+		 * kernel's poll loop did (its own limit, e.g. powernv's snooze
+		 * timeout): the model must not cut it again.
+		 */
+		c->poll_lim = s->cfg.gov->needs_recorded ? INT64_MAX :
+			      is_poll_time_limit(s->cfg.states, c->env.disabled, s->tick_nsec);
+	}
+	return c->poll_lim;
 }
 
 static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
@@ -277,15 +299,20 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	const struct is_governor *g = s->cfg.gov;
 	const struct is_state_table *drv = s->cfg.states;
 	const int64_t tick_nsec = s->tick_nsec;
+	const int recorded_state = (rec->has & IS_HAS_KSTATE) ? rec->kstate : -1;
+	const int recorded_stop = (rec->has & IS_HAS_KSTOP) ? !!(rec->flags & IS_F_KSTOP) : -1;
 	int64_t t = rec->t_ns, left = rec->idle_ns, sleep = rec->sleep_ns;
 	int64_t next_tick = sat_add(rec->t_ns, rec->tick_ns);
 	bool ts = c->tick_stopped, cont = false;
+	bool has_draw = rec->has & IS_HAS_DRAW;
+	struct is_scorer *score = &c->score;
 
+	is_scorer_use(score, drv, c->env.disabled, rec->lat_ns);
 	for (;;) {
 		struct is_gov_call call;
 		struct is_gov_wake wake;
 		struct is_period_score sc;
-		bool stop = true, stopped, got_tick = false, pl = false;
+		bool stop = true, stopped, pl = false;
 		int64_t delta_tick, end, exit_lat, lres;
 		enum is_cause cause = rec->cause;
 		int idx, ideal;
@@ -293,24 +320,23 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		if (cont && next_tick <= t)
 			next_tick += ((t - next_tick) / tick_nsec + 1) * tick_nsec;
 		delta_tick = next_tick - t;
+		ideal = is_scorer_ideal(score, left);
 		call = (struct is_gov_call){
 			.now_ns = t,
 			.latency_req_ns = rec->lat_ns,
 			.tick_stopped = ts,
 			.sleep_length_ns_ = sleep,
 			.delta_next_ns_ = ts ? sleep : delta_tick,
-			.has_draw_ = !cont && (rec->has & IS_HAS_DRAW),
+			.has_draw_ = has_draw,
 			.draw_ = rec->draw,
 			.rng_ = &c->rng,
 			.oracle_idle_ns = left,
-			.recorded_state = (rec->has & IS_HAS_KSTATE) ? rec->kstate : -1,
-			.recorded_stop = (rec->has & IS_HAS_KSTOP) ?
-					 !!(rec->flags & IS_F_KSTOP) : -1,
+			.oracle_state = ideal,
+			.recorded_state = recorded_state,
+			.recorded_stop = recorded_stop,
 		};
-		ideal = is_ideal_cached(&c->ideal, drv, c->env.disabled, rec->lat_ns, left);
-		call.oracle_state = ideal;
 		idx = g->select(c->gov, &c->env, &call, &stop);
-		if (idx < 0 || idx >= drv->count)
+		if (__builtin_expect(idx < 0 || idx >= drv->count, 0))
 			return bad_state(s, idx, error);
 		stopped = stop || ts;
 		end = left;
@@ -318,16 +344,9 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			end = delta_tick > 0 ? delta_tick : 0;
 			cause = IS_CAUSE_TICK;
 		}
-		if (drv->s[idx].flags & IS_STATE_POLLING) {
-			int64_t lim = is_poll_time_limit(drv, c->env.disabled, tick_nsec);
+		if (score->polling & (1u << idx)) {
+			int64_t lim = poll_limit(s, c);
 
-			/*
-			 * A recorded decision's period already ended where the
-			 * kernel's poll loop did (its own limit, e.g. powernv's
-			 * snooze timeout): the model must not cut it again.
-			 */
-			if (g->needs_recorded)
-				lim = INT64_MAX;
 			if (end > lim) {
 				end = lim;
 				cause = IS_CAUSE_POLL;
@@ -335,16 +354,15 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			}
 			exit_lat = 0;
 		} else {
-			exit_lat = drv->s[idx].exit_latency_ns;
+			exit_lat = score->delay[idx];
 		}
-		got_tick = cause == IS_CAUSE_TICK;
 		lres = end + exit_lat;
 		c->env.last_residency_ns = lres;
 		wake = (struct is_gov_wake){
 			.entered = idx,
 			.now_ns = t + lres,
 			.last_residency_ns = lres,
-			.got_tick = got_tick,
+			.got_tick = cause == IS_CAUSE_TICK,
 			.poll_time_limit = pl,
 		};
 		if (g->reflect)
@@ -363,7 +381,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			.disabled = c->env.disabled,
 			.latency_req_ns = rec->lat_ns,
 		};
-		is_metrics_score(&c->m, drv, &sc);
+		is_metrics_score_with(&c->m, score, &sc);
 		t += lres;
 		if (cause != rec->cause && left > lres) {
 			/* Woken by the model (tick or poll limit): select again. */
@@ -371,6 +389,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			sleep = sat_add(sleep, -lres);
 			ts = cause == IS_CAUSE_POLL ? stopped : false;
 			cont = true;
+			has_draw = false;
 			continue;
 		}
 		c->tick_stopped = stopped && (rec->flags & IS_F_NOWORK);
