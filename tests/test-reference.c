@@ -27,6 +27,12 @@
 #include "ref/teo612_ref.c"
 #undef is_gov_teo612
 #undef is_gov_wteo
+#define is_gov_menu612 ref_menu612
+#define menu_params ref_menu_params
+#define P_RESIDENCY_THRESHOLD_NS MENU_P_RESIDENCY_THRESHOLD_NS
+#undef KTIME_MAX
+#include "ref/menu612_ref.c"
+#undef is_gov_menu612
 
 struct pair {
 	const char *lib;
@@ -36,6 +42,7 @@ struct pair {
 static const struct pair pairs[] = {
 	{ "teo-6.12", &ref_teo612 },
 	{ "wteo", &ref_wteo },
+	{ "menu-6.12", &ref_menu612 },
 };
 
 static uint64_t rnd(uint64_t *s)
@@ -275,11 +282,26 @@ static void test_wteo(void **state)
 				compare(&pairs[1], params[j], tabs[k], exact, 101 + k * 7 + j, 60000);
 }
 
+static void test_menu612(void **state)
+{
+	static const char *const tabs[] = { "power9", "power9-full", "pseries", "one", "ties",
+					    "max" };
+	static const char *const params[] = { NULL, "residency_threshold_ns=0",
+					      "residency_threshold_ns=1000000" };
+
+	(void)state;
+	for (size_t k = 0; k < G_N_ELEMENTS(tabs); k++)
+		for (size_t j = 0; j < G_N_ELEMENTS(params); j++)
+			for (int exact = 0; exact < 2; exact++)
+				compare(&pairs[2], params[j], tabs[k], exact, 201 + k * 7 + j, 60000);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_teo612),
 		cmocka_unit_test(test_wteo),
+		cmocka_unit_test(test_menu612),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -83,69 +83,87 @@ static void menu_update_intervals(struct menu_device *data, unsigned int interva
 		data->interval_ptr = 0;
 }
 
+/*
+ * get_typical_interval() of the kernel works on the samples not above a
+ * threshold that drops the largest remaining value on each round.  Those
+ * are always the smallest few, so here the eight samples are sorted once
+ * (a 19-comparator network) and each round takes a prefix of them, with
+ * prefix sums of v and v^2 computed once.  The sum, count and maximum are
+ * the kernel's because integer sums do not depend on the order of their
+ * terms.  The kernel's variance is the sum of (s64)(v - avg)^2 wrapping in
+ * u64, i.e. computed modulo 2^64, where sum (v - a)^2 = sum v^2 -
+ * 2 a sum v + n a^2 holds exactly: the same u64 before the division.
+ */
+#define CSWAP(a, b) do { \
+	unsigned int lo_ = v[a] < v[b] ? v[a] : v[b]; \
+	unsigned int hi_ = v[a] < v[b] ? v[b] : v[a]; \
+	v[a] = lo_; \
+	v[b] = hi_; \
+} while (0)
+
 static unsigned int get_typical_interval(struct menu_device *data)
 {
-	int i, divisor;
-	unsigned int min, max, thresh, avg;
-	uint64_t sum, variance;
+	unsigned int v[INTERVALS], max, avg;
+	uint64_t sum, variance, sums[INTERVALS + 1], squares[INTERVALS + 1];
+	int i, n, divisor;
 
-	thresh = UINT32_MAX >> 1; /* INT_MAX */
+	G_STATIC_ASSERT(INTERVALS == 8);
+	memcpy(v, data->intervals, sizeof(v));
+	CSWAP(0, 2); CSWAP(1, 3); CSWAP(4, 6); CSWAP(5, 7);
+	CSWAP(0, 4); CSWAP(1, 5); CSWAP(2, 6); CSWAP(3, 7);
+	CSWAP(0, 1); CSWAP(2, 3); CSWAP(4, 5); CSWAP(6, 7);
+	CSWAP(2, 4); CSWAP(3, 5);
+	CSWAP(1, 4); CSWAP(3, 6);
+	CSWAP(1, 2); CSWAP(3, 4); CSWAP(5, 6);
 
-again:
-	min = UINT32_MAX;
-	max = 0;
-	sum = 0;
-	divisor = 0;
-	for (i = 0; i < (int)INTERVALS; i++) {
-		unsigned int value = data->intervals[i];
+	/* thresh = INT_MAX */
+	n = 0;
+	for (i = 0; i < (int)INTERVALS; i++)
+		n += v[i] <= (UINT32_MAX >> 1);
+	sums[0] = squares[0] = 0;
+	for (i = 0; i < n; i++) {
+		sums[i + 1] = sums[i] + v[i];
+		squares[i + 1] = squares[i] + (uint64_t)v[i] * v[i];
+	}
 
-		if (value <= thresh) {
-			sum += value;
-			divisor++;
-			if (value > max)
-				max = value;
-			if (value < min)
-				min = value;
+	for (;;) {
+		/* the samples <= thresh are v[0..n-1] */
+		max = n ? v[n - 1] : 0;
+		if (!max)
+			return UINT32_MAX;
+
+		sum = sums[n];
+		divisor = n;
+
+		if (divisor == (int)INTERVALS)
+			avg = (unsigned int)(sum >> INTERVAL_SHIFT);
+		else
+			avg = (unsigned int)(sum / (uint32_t)divisor);
+
+		variance = squares[n] - 2 * (uint64_t)avg * sum +
+			   (uint64_t)n * ((uint64_t)avg * avg);
+		if (divisor == (int)INTERVALS)
+			variance >>= INTERVAL_SHIFT;
+		else
+			variance /= (uint32_t)divisor;
+
+		if (variance <= UINT64_MAX / 36) {
+			if ((((uint64_t)avg * avg > variance * 36) &&
+			     ((unsigned long)divisor * 4 >= INTERVALS * 3)) ||
+			    variance <= 400)
+				return avg;
 		}
+
+		if ((unsigned long)divisor * 4 <= INTERVALS * 3)
+			return UINT32_MAX;
+
+		/* thresh = max - 1: drop every copy of the maximum */
+		while (n && v[n - 1] == max)
+			n--;
 	}
-
-	if (!max)
-		return UINT32_MAX;
-
-	if (divisor == (int)INTERVALS)
-		avg = (unsigned int)(sum >> INTERVAL_SHIFT);
-	else
-		avg = (unsigned int)(sum / (uint32_t)divisor);
-
-	variance = 0;
-	for (i = 0; i < (int)INTERVALS; i++) {
-		unsigned int value = data->intervals[i];
-
-		if (value <= thresh) {
-			int64_t diff = (int64_t)value - avg;
-
-			/* s64 * s64 wrapping, as the kernel builds it */
-			variance += (uint64_t)diff * (uint64_t)diff;
-		}
-	}
-	if (divisor == (int)INTERVALS)
-		variance >>= INTERVAL_SHIFT;
-	else
-		variance /= (uint32_t)divisor;
-
-	if (variance <= UINT64_MAX / 36) {
-		if ((((uint64_t)avg * avg > variance * 36) &&
-		     ((unsigned long)divisor * 4 >= INTERVALS * 3)) ||
-		    variance <= 400)
-			return avg;
-	}
-
-	if ((unsigned long)divisor * 4 <= INTERVALS * 3)
-		return UINT32_MAX;
-
-	thresh = max - 1;
-	goto again;
 }
+
+#undef CSWAP
 
 static void menu_update(struct menu_device *data, const struct is_gov_env *env)
 {

@@ -110,7 +110,11 @@ struct teo_env_cache {
 	bool valid;
 	uint32_t disabled;
 	int64_t latency_req;
+	int64_t tick_nsec;
+	uint32_t long_ok;                /* enabled states passing teo_state_ok()
+					    with the tick stopped */
 	int deepest;                     /* its idx: deepest enabled, -1 if none */
+	unsigned int below[TEO_BINS];    /* ~0 for the bins below it, else 0 */
 	int idx0;
 	int constraint_idx;
 };
@@ -124,7 +128,8 @@ struct teo_cpu {
 	unsigned int tick_hits;
 	int last_state_idx;  /* dev->last_state_idx */
 	struct teo_env_cache ec;
-	uint16_t weights[IS_STATE_MAX][IS_STATE_MAX]; /* wteo only */
+	/* wteo only; rows padded with zeros for wteo_update_row_padded() */
+	uint16_t weights[IS_STATE_MAX][WTEO_ROW];
 };
 
 #define KTIME_MAX INT64_MAX
@@ -238,9 +243,8 @@ end:
 	cpu_data->total += pulse;
 
 	if (weighted)
-		wteo_update_row(cpu_data->weights[cpu_data->last_state_idx], count,
-				idx_duration,
-				(unsigned int)env->params->v[P_LEARNING_RATE]);
+		wteo_update_row_padded(cpu_data->weights[cpu_data->last_state_idx], idx_duration,
+				       (unsigned int)env->params->v[P_LEARNING_RATE]);
 }
 
 static inline bool teo_state_ok(const struct teo_env_cache *ec, int i,
@@ -284,7 +288,14 @@ static void teo_env_refresh(struct teo_env_cache *ec, const struct is_gov_env *e
 	ec->valid = true;
 	ec->disabled = env->disabled;
 	ec->latency_req = latency_req;
+	ec->tick_nsec = env->tick_nsec;
+	ec->long_ok = 0;
+	for (int i = 0; i < env->drv->count; i++)
+		if (!is_disabled(env, i) && ec->residency[i] >= env->tick_nsec)
+			ec->long_ok |= 1u << i;
 	ec->deepest = idx;
+	for (int i = 0; i < TEO_BINS; i++)
+		ec->below[i] = i < idx ? ~0u : 0;
 	ec->idx0 = idx0;
 	ec->constraint_idx = constraint_idx;
 }
@@ -323,7 +334,7 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 
 	ec = teo_driver(cpu_data, env);
 	if (__builtin_expect(!ec->valid || ec->disabled != env->disabled ||
-			     ec->latency_req != latency_req, 0))
+			     ec->latency_req != latency_req || ec->tick_nsec != tick_nsec, 0))
 		teo_env_refresh(&cpu_data->ec, env, latency_req);
 	idx = ec->deepest;
 	idx0 = ec->idx0;
@@ -344,10 +355,8 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 	 * the deepest enabled state, tick_intercept_sum all of them.
 	 */
 	for (i = 0; i < TEO_BINS; i++) {
-		unsigned int below = i < idx ? ~0u : 0;
-
-		idx_intercept_sum += cpu_data->intercepts[i] & below;
-		idx_hit_sum += cpu_data->hits[i] & below;
+		idx_intercept_sum += cpu_data->intercepts[i] & ec->below[i];
+		idx_hit_sum += cpu_data->hits[i] & ec->below[i];
 		tick_intercept_sum += cpu_data->intercepts[i];
 	}
 
@@ -383,12 +392,11 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 		}
 	}
 	if (weighted && idx < prev_intercept_idx) {
-		uint32_t mask = 0;
+		/* states 0..prev_intercept_idx, enabled and teo_state_ok() */
+		uint32_t mask = (call->tick_stopped ? ec->long_ok : ~env->disabled) &
+				((2u << prev_intercept_idx) - 1);
 		int j;
 
-		for (i = 0; i <= prev_intercept_idx; i++)
-			if (!is_disabled(env, i) && teo_state_ok(ec, i, env, call))
-				mask |= 1u << i;
 		if (env->params->v[P_PICK] == 1)
 			j = wteo_argmax(cpu_data->weights[idx], count, mask);
 		else
@@ -490,6 +498,7 @@ static void wteo_dump(const void *st, const struct is_gov_env *env, GString *out
 
 	for (int i = 0; i < IS_STATE_MAX * IS_STATE_MAX; i++)
 		m[i] = cpu_data->weights[i / IS_STATE_MAX][i % IS_STATE_MAX];
+	G_STATIC_ASSERT(WTEO_ROW >= IS_STATE_MAX);
 	is_gov_dump_matrix(out, env->cpu, env->drv->count, m, IS_STATE_MAX);
 }
 

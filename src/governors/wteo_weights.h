@@ -44,6 +44,30 @@ static inline void wteo_update_row(uint16_t *row, int n, int target, unsigned in
 	row[target] = (uint16_t)(row[target] + moved);
 }
 
+/*
+ * wteo_update_row() on a row padded with zeros to WTEO_ROW entries, in
+ * one pass over all of them (vectorisable): every d is taken from the old
+ * weights as there, the target's own d is taken back out of the sum, and
+ * padding moves nothing, so the row ends up the same.
+ */
+#define WTEO_ROW 16
+
+static inline void wteo_update_row_padded(uint16_t *row, int target, unsigned int rate)
+{
+	unsigned int moved = 0, keep = row[target];
+
+	if (rate > WTEO_ONE)
+		rate = WTEO_ONE;
+	for (int j = 0; j < WTEO_ROW; j++) {
+		unsigned int d = ((unsigned int)row[j] * rate) >> WTEO_SHIFT;
+
+		row[j] = (uint16_t)(row[j] - d);
+		moved += d;
+	}
+	moved -= (keep * rate) >> WTEO_SHIFT;
+	row[target] = (uint16_t)(keep + moved);
+}
+
 /* Weighted choice among @mask with a full 32-bit draw; -1 if all zero. */
 static inline int wteo_pick(const uint16_t *row, int n, uint32_t mask, uint32_t draw)
 {
