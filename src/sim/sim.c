@@ -299,17 +299,22 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	const struct is_governor *g = s->cfg.gov;
 	const struct is_state_table *drv = s->cfg.states;
 	const int64_t tick_nsec = s->tick_nsec;
-	const int recorded_state = (rec->has & IS_HAS_KSTATE) ? rec->kstate : -1;
-	const int recorded_stop = (rec->has & IS_HAS_KSTOP) ? !!(rec->flags & IS_F_KSTOP) : -1;
 	int64_t t = rec->t_ns, left = rec->idle_ns, sleep = rec->sleep_ns;
 	int64_t next_tick = sat_add(rec->t_ns, rec->tick_ns);
 	bool ts = c->tick_stopped, cont = false;
-	bool has_draw = rec->has & IS_HAS_DRAW;
 	struct is_scorer *score = &c->score;
+	/* What stays the same over the re-selections of one record. */
+	struct is_gov_call call = {
+		.latency_req_ns = rec->lat_ns,
+		.has_draw_ = rec->has & IS_HAS_DRAW,
+		.draw_ = rec->draw,
+		.rng_ = &c->rng,
+		.recorded_state = (rec->has & IS_HAS_KSTATE) ? rec->kstate : -1,
+		.recorded_stop = (rec->has & IS_HAS_KSTOP) ? !!(rec->flags & IS_F_KSTOP) : -1,
+	};
 
 	is_scorer_use(score, drv, c->env.disabled, rec->lat_ns);
 	for (;;) {
-		struct is_gov_call call;
 		struct is_gov_wake wake;
 		struct is_period_score sc;
 		bool stop = true, stopped, pl = false;
@@ -321,20 +326,14 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			next_tick += ((t - next_tick) / tick_nsec + 1) * tick_nsec;
 		delta_tick = next_tick - t;
 		ideal = is_scorer_ideal(score, left);
-		call = (struct is_gov_call){
-			.now_ns = t,
-			.latency_req_ns = rec->lat_ns,
-			.tick_stopped = ts,
-			.sleep_length_ns_ = sleep,
-			.delta_next_ns_ = ts ? sleep : delta_tick,
-			.has_draw_ = has_draw,
-			.draw_ = rec->draw,
-			.rng_ = &c->rng,
-			.oracle_idle_ns = left,
-			.oracle_state = ideal,
-			.recorded_state = recorded_state,
-			.recorded_stop = recorded_stop,
-		};
+		call.now_ns = t;
+		call.tick_stopped = ts;
+		call.sleep_length_ns_ = sleep;
+		call.delta_next_ns_ = ts ? sleep : delta_tick;
+		call.sleep_length_read_ = false;
+		call.draw_used_ = false;
+		call.oracle_idle_ns = left;
+		call.oracle_state = ideal;
 		idx = g->select(c->gov, &c->env, &call, &stop);
 		if (__builtin_expect(idx < 0 || idx >= drv->count, 0))
 			return bad_state(s, idx, error);
@@ -389,7 +388,8 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			sleep = sat_add(sleep, -lres);
 			ts = cause == IS_CAUSE_POLL ? stopped : false;
 			cont = true;
-			has_draw = false;
+			/* a recorded draw belongs to the record's first selection */
+			call.has_draw_ = false;
 			continue;
 		}
 		c->tick_stopped = stopped && (rec->flags & IS_F_NOWORK);

@@ -148,6 +148,32 @@ int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error
 
 	if (G_UNLIKELY(r->blen - r->bpos < MAXREC))
 		fill(r);
+	p = r->buf + r->bpos;
+	/* The common case first: a whole idle record without optional fields. */
+	if (G_LIKELY(r->blen - r->bpos >= MAXREC && p[0] == IS_BIN_REC_IDLE &&
+		     !(p[3] & (IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_DRAW)))) {
+		rec->kind = IS_REC_IDLE;
+		rec->cause = p[1];
+		rec->flags = p[2];
+		rec->has = p[3];
+		rec->cpu = (uint16_t)(p[4] | p[5] << 8);
+		rec->kstate = (rec->has & IS_HAS_KSTATE) ? (int8_t)p[6] : 0;
+		rec->est = p[7];
+		rec->t_ns = (int64_t)ld64(p + 8);
+		rec->sleep_ns = (int64_t)ld64(p + 16);
+		rec->tick_ns = (int64_t)ld64(p + 24);
+		rec->lat_ns = (int64_t)ld64(p + 32);
+		rec->idle_ns = (int64_t)ld64(p + 40);
+		rec->span_ns = rec->lres_ns = 0;
+		rec->draw = 0;
+		if (G_LIKELY(is_trace_check_fast(&r->h, r->last_t, rec))) {
+			r->bpos += 48;
+			r->last_t = rec->t_ns;
+			r->count++;
+			return 1;
+		}
+		/* the general path below names the bad field */
+	}
 	if (r->bpos == r->blen)
 		return bin_err(r, error, "kind",
 			       "end of file without an end record: truncated trace");
