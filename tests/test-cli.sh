@@ -201,6 +201,9 @@ expect 0 "oracle" "M periods/s" -- "$IDLESIM" bench --periods 20000
 expect 0 "teo-6.12" "M periods/s" -- "$IDLESIM" bench --periods 20000 -w mixed -g teo-6.12 -r 1
 expect 0 "wteo" "M periods/s" -- "$IDLESIM" bench --periods 20000 -w mixed --closed-loop -g wteo -r 1
 expect 2 "--closed-loop needs --workload" -- "$IDLESIM" bench --periods 20 --closed-loop
+expect 0 "M selections/s" -- "$IDLESIM" bench -t "$TRACES/basic.trace" -g oracle -r 1
+expect 0 "2000 decisions" "M decisions/s" -- "$IDLESIM" bench -t "$TRACES/basic.trace" -g teo-6.12,menu-6.12,wteo -r 1 --governor-only
+expect 2 "exclude each other" -- "$IDLESIM" bench -w mixed --closed-loop --governor-only
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
