@@ -268,6 +268,32 @@ static void test_scenario_rates(void **state)
 		assert_true(first > 2200 && first < 2700);
 		assert_true(second > first / 10 * 0.7 && second < first / 10 * 1.3);
 	}
+	/*
+	 * A schedule: from 2 s on, 10x longer gaps for 2 s, plain for 2 s,
+	 * and so on.  IPIs counted per 2 s window over 10 s: windows 0, 2 and
+	 * 4 hold ~1000 each (500/s), windows 1 and 3 about a tenth of that.
+	 */
+	{
+		struct is_synth *g = gen("schbench", 1, 3,
+					 "msg_us=4000,work_us=50,phase_ms=2000,phase_scale_pct=1000,"
+					 "phase_every_ms=2000");
+		struct is_record rec;
+		double w[5] = { 0 };
+
+		do {
+			int64_t at;
+
+			is_synth_next(g, &rec);
+			at = rec.t_ns + rec.idle_ns;
+			if (rec.cause == IS_CAUSE_IPI && at < 10000000000LL)
+				w[at / 2000000000LL] += 1;
+		} while (rec.t_ns < 10000000000LL);
+		is_synth_free(g);
+		for (int i = 0; i < 5; i += 2)
+			assert_true(w[i] > 850 && w[i] < 1100);
+		for (int i = 1; i < 5; i += 2)
+			assert_true(w[i] > w[0] / 10 * 0.6 && w[i] < w[0] / 10 * 1.4);
+	}
 }
 
 /* Governors for the closed-loop tests. */

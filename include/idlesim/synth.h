@@ -84,7 +84,9 @@ struct is_synth_blocks {
 	bool ipi_nowork;                  /* ... handled in irq context only */
 	struct is_dist busy;              /* work after each wakeup */
 	int64_t phase_ns;                 /* from then on, sleeps, IPI gaps ... */
-	double phase_scale_pct;           /* ... and the period are scaled */
+	double phase_scale_pct;           /* ... and the period are scaled ... */
+	int64_t phase_every_ns;           /* ... for this long, then not for as
+					     long, and so on (0: for good) */
 };
 
 struct is_workload {

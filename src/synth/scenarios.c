@@ -5,9 +5,12 @@
  * (src/synth/workload.c).  They reproduce the shape of the wakeup stream a
  * benchmark causes on a CPU, not the benchmark: every figure not taken
  * from the benchmark's options is a stated assumption, overridable with
- * --param.  Every scenario ends with two common params, phase_ms and
- * phase_scale_pct: after phase_ms the sleeps, IPI gaps and the timer
- * period are multiplied by phase_scale_pct / 100.
+ * --param.  Every scenario ends with three common params, phase_ms,
+ * phase_scale_pct and phase_every_ms: after phase_ms the sleeps, IPI gaps
+ * and the timer period are multiplied by phase_scale_pct / 100; with
+ * phase_every_ms the workload then switches back and forth every
+ * phase_every_ms (scaled, plain, scaled, ...), a schedule of changes for
+ * studying how fast a governor's history adapts.
  */
 #include <string.h>
 
@@ -18,12 +21,14 @@
 
 #define COMMON_PARAMS \
 	{ "phase_ms", "switch behaviour at this time (0: never)", 0, 0, 3600000, NULL }, \
-	{ "phase_scale_pct", "after the switch, sleeps and gaps scaled by this %", 100, 1, 100000, NULL }
+	{ "phase_scale_pct", "after the switch, sleeps and gaps scaled by this %", 100, 1, 100000, NULL }, \
+	{ "phase_every_ms", "then switch back and forth every this many ms (0: once)", 0, 0, 3600000, NULL }
 
 static void common(const struct is_params *p, int first, struct is_synth_blocks *b)
 {
 	b->phase_ns = p->v[first] * (int64_t)MS;
 	b->phase_scale_pct = (double)p->v[first + 1];
+	b->phase_every_ns = p->v[first + 2] * (int64_t)MS;
 }
 
 /* A slow housekeeping timer every CPU has (vmstat, RCU, watchdogs...). */

@@ -19,7 +19,10 @@
  * (an interrupt that wakes no task runs 2 us and leaves the tick stopped).
  * Events that fall inside a busy period are taken while busy.  After
  * `phase_ns` the sleeps, IPI gaps and timer period are scaled by
- * `phase_scale_pct` / 100 (a workload changing behaviour, for aging).
+ * `phase_scale_pct` / 100 (a workload changing behaviour, for aging), for
+ * good or, with `phase_every_ns`, in alternate windows of that length
+ * (scaled, plain, scaled, ...).  A draw is scaled by the phase in force
+ * when it is made.
  *
  * OPEN LOOP (drawn from the CPU's stream, whatever the governor does): the
  * periodic timer's expiries, interrupt and IPI arrival times, the sleep and
@@ -97,7 +100,13 @@ double is_dist_draw(const struct is_dist *d, gsl_rng *r)
 
 static double scale(const struct syn_cpu *c, int64_t t)
 {
-	return c->b.phase_ns > 0 && t >= c->b.phase_ns ? c->b.phase_scale_pct / 100.0 : 1.0;
+	const struct is_synth_blocks *b = &c->b;
+
+	if (b->phase_ns <= 0 || t < b->phase_ns)
+		return 1.0;
+	if (b->phase_every_ns > 0 && ((t - b->phase_ns) / b->phase_every_ns) % 2)
+		return 1.0;
+	return b->phase_scale_pct / 100.0;
 }
 
 static int64_t draw_ns(const struct is_dist *d, gsl_rng *r, double k)
