@@ -400,8 +400,8 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 		if (env->params->v[P_PICK] == 1)
 			j = wteo_argmax(cpu_data->weights[idx], count, mask);
 		else
-			j = wteo_pick(cpu_data->weights[idx], count, mask,
-				      is_gov_random_u32(call));
+			j = wteo_pick_padded(cpu_data->weights[idx], mask,
+					     is_gov_random_u32(call));
 		if (j >= 0)
 			idx = j;
 	}

@@ -54,18 +54,47 @@ static inline void wteo_update_row(uint16_t *row, int n, int target, unsigned in
 
 static inline void wteo_update_row_padded(uint16_t *row, int target, unsigned int rate)
 {
-	unsigned int moved = 0, keep = row[target];
+	unsigned int keep = row[target];
+	uint16_t moved = 0, r6;
 
-	if (rate > WTEO_ONE)
-		rate = WTEO_ONE;
+	if (rate >= WTEO_ONE) {
+		wteo_update_row(row, WTEO_ROW, target, rate);
+		return;
+	}
+	/*
+	 * (w * rate) >> 10 == (w * (rate << 6)) >> 16, a 16-bit high
+	 * multiply, for rate < 1024; the moved weights sum to at most the
+	 * row's 1024, so 16 bits hold them.
+	 */
+	r6 = (uint16_t)(rate << 6);
 	for (int j = 0; j < WTEO_ROW; j++) {
-		unsigned int d = ((unsigned int)row[j] * rate) >> WTEO_SHIFT;
+		uint16_t d = (uint16_t)(((uint32_t)row[j] * r6) >> 16);
 
 		row[j] = (uint16_t)(row[j] - d);
-		moved += d;
+		moved = (uint16_t)(moved + d);
 	}
-	moved -= (keep * rate) >> WTEO_SHIFT;
+	moved = (uint16_t)(moved - ((keep * rate) >> WTEO_SHIFT));
 	row[target] = (uint16_t)(keep + moved);
+}
+
+/* wteo_pick() on a padded row (@mask has no bit at or past the table's end). */
+static inline int wteo_pick_padded(const uint16_t *row, uint32_t mask, uint32_t draw)
+{
+	uint32_t total = 0, x;
+
+	for (int j = 0; j < WTEO_ROW; j++)
+		total += row[j] & -((mask >> j) & 1u);
+	if (!total)
+		return -1;
+	x = (uint32_t)(((uint64_t)draw * total) >> 32);
+	for (; mask; mask &= mask - 1) {
+		int j = __builtin_ctz(mask);
+
+		if (x < row[j])
+			return j;
+		x -= row[j];
+	}
+	return -1;
 }
 
 /* Weighted choice among @mask with a full 32-bit draw; -1 if all zero. */

@@ -126,30 +126,80 @@ uint64_t is_sweep_job_seed(int64_t seed, const struct is_sweep_trace *t)
 	return t->hdr.has_seed ? t->hdr.seed : 1;
 }
 
+/*
+ * Simulations of several jobs over the same in-memory trace, in one pass:
+ * each block of records is fed to every simulation in turn while it is in
+ * the cache, so a trace larger than the cache is read from memory once per
+ * group instead of once per job.  Every simulation is independent, so each
+ * job's metrics are exactly those of is_sweep_run_one().
+ */
+#define GROUP_MAX 16
+#define BLOCK 64
+
+static bool run_group(const struct is_sweep_trace *t, const struct is_governor *g,
+		      const struct is_params *p, enum is_sim_mode mode, const uint64_t *seed,
+		      int n, struct is_metrics *out, GError **error)
+{
+	struct is_sim *s[GROUP_MAX] = { 0 };
+	bool ok = true;
+
+	for (int k = 0; k < n && ok; k++) {
+		struct is_sim_config cfg = {
+			.states = t->table,
+			.gov = g,
+			.params = p[k],
+			.cpus = t->hdr.cpus,
+			.hz = t->hdr.hz,
+			.mode = mode,
+			.seed = seed[k],
+			.disabled = t->disabled,
+		};
+
+		s[k] = is_sim_new(&cfg, error);
+		ok = s[k] != NULL;
+	}
+	for (size_t i0 = 0; i0 < t->n && ok; i0 += BLOCK) {
+		size_t i1 = t->n - i0 < BLOCK ? t->n : i0 + BLOCK;
+
+		for (int k = 0; k < n && ok; k++)
+			for (size_t i = i0; i < i1; i++)
+				if (!is_sim_feed(s[k], &t->recs[i], error)) {
+					g_prefix_error(error, "%s: %s: ", t->path, g->name);
+					ok = false;
+					break;
+				}
+	}
+	for (int k = 0; k < n; k++) {
+		if (ok)
+			is_sim_total(s[k], &out[k]);
+		is_sim_free(s[k]);
+	}
+	return ok;
+}
+
 bool is_sweep_run_one(const struct is_sweep_trace *t, const struct is_governor *g,
 		      const struct is_params *p, enum is_sim_mode mode, uint64_t seed,
 		      struct is_metrics *out, GError **error)
 {
-	struct is_sim_config cfg = {
-		.states = t->table,
-		.gov = g,
-		.params = *p,
-		.cpus = t->hdr.cpus,
-		.hz = t->hdr.hz,
-		.mode = mode,
-		.seed = seed,
-		.disabled = t->disabled,
-	};
-	struct is_sim *s = is_sim_new(&cfg, error);
-
-	if (!s)
-		return false;
 	if (t->synthetic) {
+		struct is_sim_config cfg = {
+			.states = t->table,
+			.gov = g,
+			.params = *p,
+			.cpus = t->hdr.cpus,
+			.hz = t->hdr.hz,
+			.mode = mode,
+			.seed = seed,
+			.disabled = t->disabled,
+		};
+		struct is_sim *s = is_sim_new(&cfg, error);
 		/* Closed loop: the job's own copy of the scenario, from its seed. */
 		struct is_synth_bounded b = { .periods = t->periods, .until_ns = t->until_ns };
 		struct is_source src;
 		bool ok;
 
+		if (!s)
+			return false;
 		is_source_from_synth_bounded(&src, &b);
 		b.g = is_synth_new(&t->syn, error);
 		ok = b.g && is_sim_run(s, &src, error);
@@ -159,21 +209,14 @@ bool is_sweep_run_one(const struct is_sweep_trace *t, const struct is_governor *
 		is_sim_free(s);
 		return ok;
 	}
-	for (size_t i = 0; i < t->n; i++)
-		if (!is_sim_feed(s, &t->recs[i], error)) {
-			g_prefix_error(error, "%s: %s: ", t->path, g->name);
-			is_sim_free(s);
-			return false;
-		}
-	is_sim_total(s, out);
-	is_sim_free(s);
-	return true;
+	return run_group(t, g, p, mode, &seed, 1, out, error);
 }
 
 struct pool {
 	const struct is_sweep_exec *x;
 	atomic_uint_fast64_t next;
 	atomic_int stop;
+	uint64_t group;       /* jobs taken at a time */
 	GMutex lock;
 	GError *error;        /* the first one, under lock */
 };
@@ -182,36 +225,56 @@ static gpointer worker(gpointer data)
 {
 	struct pool *pl = data;
 	const struct is_sweep_exec *x = pl->x;
+	uint64_t group = pl->group;
 
 	for (;;) {
-		uint64_t k, job;
-		const struct is_sweep_trace *t;
-		struct is_params p;
-		struct is_metrics m;
+		uint64_t k0, job[GROUP_MAX], seed[GROUP_MAX];
+		const struct is_sweep_trace *t[GROUP_MAX];
+		struct is_params p[GROUP_MAX];
+		struct is_metrics m[GROUP_MAX];
 		GError *err = NULL;
-		uint64_t seed;
-		bool ok;
+		int n, done = 0;
+		bool ok = true;
 
 		if (atomic_load(&pl->stop) || (x->cancel && *x->cancel))
 			break;
-		k = atomic_fetch_add(&pl->next, 1);
-		if (k >= x->njobs)
+		k0 = atomic_fetch_add(&pl->next, group);
+		if (k0 >= x->njobs)
 			break;
-		job = x->jobs[k];
-		t = x->traces[job % (uint64_t)x->ntraces];
-		is_sweep_space_point(x->space, job / (uint64_t)x->ntraces, &p);
-		seed = is_sweep_job_seed(x->seed, t);
-		ok = is_sweep_run_one(t, x->space->gov, &p, x->mode, seed, &m, &err);
-		g_mutex_lock(&pl->lock);
-		if (ok && !atomic_load(&pl->stop))
-			ok = x->done(x->ctx, job, &p, t, seed, &m, &err);
-		if (!ok) {
-			atomic_store(&pl->stop, 1);
-			if (!pl->error)
-				pl->error = g_steal_pointer(&err);
-			g_clear_error(&err);
+		n = (int)(x->njobs - k0 < group ? x->njobs - k0 : group);
+		for (int i = 0; i < n; i++) {
+			job[i] = x->jobs[k0 + (uint64_t)i];
+			t[i] = x->traces[job[i] % (uint64_t)x->ntraces];
+			is_sweep_space_point(x->space, job[i] / (uint64_t)x->ntraces, &p[i]);
+			seed[i] = is_sweep_job_seed(x->seed, t[i]);
 		}
-		g_mutex_unlock(&pl->lock);
+		/* Runs of jobs on the same trace share a pass over it. */
+		while (done < n && ok) {
+			int run = 1;
+
+			while (done + run < n && t[done + run] == t[done] && !t[done]->synthetic)
+				run++;
+			if (t[done]->synthetic)
+				ok = is_sweep_run_one(t[done], x->space->gov, &p[done], x->mode,
+						      seed[done], &m[done], &err);
+			else
+				ok = run_group(t[done], x->space->gov, &p[done], x->mode, &seed[done],
+					       run, &m[done], &err);
+			g_mutex_lock(&pl->lock);
+			for (int i = done; i < done + run && ok; i++)
+				if (!atomic_load(&pl->stop))
+					ok = x->done(x->ctx, job[i], &p[i], t[i], seed[i], &m[i], &err);
+			if (!ok) {
+				atomic_store(&pl->stop, 1);
+				if (!pl->error)
+					pl->error = g_steal_pointer(&err);
+				g_clear_error(&err);
+			}
+			g_mutex_unlock(&pl->lock);
+			done += run;
+		}
+		if (!ok)
+			break;
 	}
 	return NULL;
 }
@@ -225,6 +288,9 @@ bool is_sweep_execute(const struct is_sweep_exec *x, GError **error)
 	if ((uint64_t)n > x->njobs)
 		n = x->njobs ? (int)x->njobs : 1;
 	pl.x = x;
+	/* Groups of up to GROUP_MAX jobs, but enough groups to keep every thread busy. */
+	pl.group = x->njobs / ((uint64_t)n * 4);
+	pl.group = pl.group < 1 ? 1 : pl.group > GROUP_MAX ? GROUP_MAX : pl.group;
 	atomic_init(&pl.next, 0);
 	atomic_init(&pl.stop, 0);
 	g_mutex_init(&pl.lock);
