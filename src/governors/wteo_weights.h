@@ -82,8 +82,8 @@ static inline int wteo_pick_padded(const uint16_t *row, uint32_t mask, uint32_t 
 {
 	uint32_t total = 0, x;
 
-	for (int j = 0; j < WTEO_ROW; j++)
-		total += row[j] & -((mask >> j) & 1u);
+	for (uint32_t m = mask; m; m &= m - 1)
+		total += row[__builtin_ctz(m)];
 	if (!total)
 		return -1;
 	x = (uint32_t)(((uint64_t)draw * total) >> 32);
