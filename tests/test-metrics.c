@@ -143,9 +143,10 @@ static void test_add(void **state)
 }
 
 /*
- * The event loop's scorer (cached per disable mask and latency limit)
- * against the plain functions, on random periods over both tables: the
- * same ideal state and the same above/below verdicts.
+ * The event loop's scorer (cached per disable mask and latency limit) and
+ * tally against the plain functions, on random periods over three tables:
+ * the same ideal state, the same above/below verdicts, and over a whole
+ * sequence the same metrics, energy to the bit.
  */
 static void test_scorer_random(void **state)
 {
@@ -153,32 +154,51 @@ static void test_scorer_random(void **state)
 	uint64_t x = 12345;
 
 	(void)state;
-	for (int k = 0; k < 200000; k++) {
-		const struct is_state_table *t = is_states_builtin(tabs[k % 3]);
+	for (int t_i = 0; t_i < 3; t_i++) {
+		const struct is_state_table *t = is_states_builtin(tabs[t_i]);
 		struct is_scorer c = { 0 };
-		struct is_metrics m;
-		uint32_t disabled;
-		int64_t lat, idle;
-		int chosen;
-		enum is_miss want;
+		struct is_metrics plain, fast;
+		struct is_metrics_acc a;
 
-		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		disabled = (uint32_t)(x >> 20) & ((1u << t->count) - 1);
-		lat = (x >> 40) % 4 == 0 ? (int64_t)((x >> 44) % 300000) : NOLIM;
-		idle = (int64_t)((x >> 8) % 30000000) >> ((x >> 3) % 16);
-		if ((x >> 61) == 0)
-			idle = INT64_MAX;
-		chosen = (int)((x >> 50) % (uint64_t)t->count);
-		if (is_ideal_cached(&c, t, disabled, lat, idle) !=
-		    is_ideal_state(t, disabled, lat, idle))
-			fail_msg("ideal: case %d", k);
-		is_metrics_init(&m);
-		is_metrics_score_with(&m, &c, &(struct is_period_score){
-			.chosen = chosen, .ideal = 0, .idle_ns = idle, .last_residency_ns = idle,
-			.disabled = disabled, .latency_req_ns = lat });
-		want = is_miss_kind(t, disabled, chosen, idle);
-		assert_int_equal(m.above[chosen], want == IS_MISS_ABOVE);
-		assert_int_equal(m.below[chosen], want == IS_MISS_BELOW);
+		is_metrics_init(&plain);
+		is_metrics_acc_init(&a);
+		for (int k = 0; k < 100000; k++) {
+			struct is_metrics one;
+			struct is_metrics_acc a1;
+			struct is_period_score p;
+			uint32_t disabled;
+			int64_t lat, idle;
+			enum is_miss want;
+
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			disabled = (uint32_t)(x >> 20) & ((1u << t->count) - 1);
+			lat = (x >> 40) % 4 == 0 ? (int64_t)((x >> 44) % 300000) : NOLIM;
+			idle = (int64_t)((x >> 8) % 30000000) >> ((x >> 3) % 16);
+			if ((x >> 61) == 0)
+				idle = INT64_MAX / 4;
+			p = (struct is_period_score){
+				.chosen = (int)((x >> 50) % (uint64_t)t->count),
+				.stop_tick = (x >> 1) & 1, .tick_stopped = (x >> 2) & 1,
+				.sleep_length_read = (x >> 60) & 1,
+				.idle_ns = idle, .last_residency_ns = idle + (int64_t)((x >> 30) % 3000),
+				.cause = (enum is_cause)((x >> 33) % IS_CAUSE_COUNT),
+				.disabled = disabled, .latency_req_ns = lat,
+			};
+			p.ideal = is_ideal_state(t, disabled, lat, idle);
+			if (is_ideal_cached(&c, t, disabled, lat, idle) != p.ideal)
+				fail_msg("ideal: case %d", k);
+			is_metrics_score(&plain, t, &p);
+			is_metrics_acc_score(&a, &c, &p);
+			/* this period alone: the verdict of is_miss_kind() */
+			is_metrics_acc_init(&a1);
+			is_metrics_acc_score(&a1, &c, &p);
+			is_metrics_acc_finish(&a1, &one);
+			want = is_miss_kind(t, disabled, p.chosen, p.last_residency_ns);
+			assert_int_equal(one.above[p.chosen], want == IS_MISS_ABOVE);
+			assert_int_equal(one.below[p.chosen], want == IS_MISS_BELOW);
+		}
+		is_metrics_acc_finish(&a, &fast);
+		assert_memory_equal(&plain, &fast, sizeof(plain));
 	}
 }
 

@@ -126,32 +126,49 @@ void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 		      const struct is_period_score *p);
 
 /*
- * The same with a current scorer for p->disabled: the event loop's path.
- * The sums are taken in the same order as is_metrics_score(), so both give
- * the same bits.
+ * The event loop's per-CPU tally: the same information as struct
+ * is_metrics in fewer counters (usage, wakeups by cause and non-timer
+ * wakeups are one matrix; the three tick and sleep-length flags one
+ * histogram), so that scoring a period touches fewer of them.
+ * is_metrics_acc_finish() turns it into struct is_metrics.
  */
-static inline void is_metrics_score_with(struct is_metrics *m, const struct is_scorer *c,
-					 const struct is_period_score *p)
+struct is_metrics_acc {
+	uint64_t count[IS_STATE_MAX][IS_CAUSE_COUNT];  /* entered state x cause */
+	uint64_t acc[IS_ACC_BINS];
+	uint64_t flags[8];           /* stop_tick | tick_stopped << 1 | read << 2 */
+	uint64_t above[IS_STATE_MAX];
+	uint64_t below[IS_STATE_MAX];
+	int64_t time_ns[IS_STATE_MAX];
+	int64_t idle_ns;
+	double energy;
+};
+
+void is_metrics_acc_init(struct is_metrics_acc *a);
+/* Overwrites @m with the tally's metrics. */
+void is_metrics_acc_finish(const struct is_metrics_acc *a, struct is_metrics *m);
+
+/*
+ * Score one period into @a with a current scorer for p->disabled: the
+ * event loop's path.  The energy is summed in the same order as
+ * is_metrics_score(), so both give the same bits.
+ */
+static inline void is_metrics_acc_score(struct is_metrics_acc *a, const struct is_scorer *c,
+					const struct is_period_score *p)
 {
 	int i = p->chosen;
 	int64_t diff = p->last_residency_ns;
 
-	m->selections++;
-	m->acc[IS_ACC_MID + i - p->ideal]++;
-	m->usage[i]++;
-	m->time_ns[i] += diff;
-	m->idle_ns += p->idle_ns;
-	m->wakeups[p->cause]++;
-	m->nt_wakeups[i] += p->cause == IS_CAUSE_IRQ || p->cause == IS_CAUSE_IPI;
-	m->tick_stop_requests += p->stop_tick;
-	m->tick_stops += p->tick_stopped;
-	m->sleep_length_reads += p->sleep_length_read;
-	m->energy += c->power[i] * (double)p->idle_ns;
+	a->count[i][p->cause]++;
+	a->acc[IS_ACC_MID + i - p->ideal]++;
+	a->flags[p->stop_tick | p->tick_stopped << 1 | p->sleep_length_read << 2]++;
+	a->time_ns[i] += diff;
+	a->idle_ns += p->idle_ns;
+	a->energy += c->power[i] * (double)p->idle_ns;
 	if (!(c->polling & (1u << i)))
-		m->energy += c->transition[i];
+		a->energy += c->transition[i];
 	/* cpuidle_enter_state(), Linux 6.12; see is_miss_kind() */
-	m->above[i] += diff < c->residency[i] && (c->above_ok & (1u << i));
-	m->below[i] += diff >= c->residency[i] && diff > c->delay[i] &&
+	a->above[i] += diff < c->residency[i] && (c->above_ok & (1u << i));
+	a->below[i] += diff >= c->residency[i] && diff > c->delay[i] &&
 		       (c->below_ok & (1u << i)) && diff - c->delay[i] >= c->below_thr[i];
 }
 

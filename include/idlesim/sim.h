@@ -87,7 +87,8 @@ void is_sim_set_observer(struct is_sim *s, is_decision_fn fn, void *ctx);
 bool is_sim_feed(struct is_sim *s, const struct is_record *rec, GError **error);
 /* Pull all records of @src through the simulation. */
 bool is_sim_run(struct is_sim *s, const struct is_source *src, GError **error);
-const struct is_metrics *is_sim_cpu_metrics(const struct is_sim *s, int cpu);
+/* Metrics of one CPU so far (valid till the next call for that CPU). */
+const struct is_metrics *is_sim_cpu_metrics(struct is_sim *s, int cpu);
 void is_sim_total(const struct is_sim *s, struct is_metrics *out);
 uint64_t is_sim_records(const struct is_sim *s);
 /* Appends every CPU's dump() text; false if the governor has none. */

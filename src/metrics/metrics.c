@@ -137,13 +137,67 @@ enum is_miss is_miss_kind(const struct is_state_table *t, uint32_t disabled, int
 	return miss_kind(t, disabled, i, diff);
 }
 
+void is_metrics_acc_init(struct is_metrics_acc *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+void is_metrics_acc_finish(const struct is_metrics_acc *a, struct is_metrics *m)
+{
+	is_metrics_init(m);
+	for (int i = 0; i < IS_STATE_MAX; i++) {
+		for (int k = 0; k < IS_CAUSE_COUNT; k++) {
+			m->usage[i] += a->count[i][k];
+			m->wakeups[k] += a->count[i][k];
+		}
+		m->nt_wakeups[i] = a->count[i][IS_CAUSE_IRQ] + a->count[i][IS_CAUSE_IPI];
+		m->selections += m->usage[i];
+		m->above[i] = a->above[i];
+		m->below[i] = a->below[i];
+		m->time_ns[i] = a->time_ns[i];
+	}
+	for (int i = 0; i < IS_ACC_BINS; i++)
+		m->acc[i] = a->acc[i];
+	for (unsigned f = 0; f < 8; f++) {
+		m->tick_stop_requests += (f & 1) ? a->flags[f] : 0;
+		m->tick_stops += (f & 2) ? a->flags[f] : 0;
+		m->sleep_length_reads += (f & 4) ? a->flags[f] : 0;
+	}
+	m->energy = a->energy;
+	m->idle_ns = a->idle_ns;
+}
+
 void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 		      const struct is_period_score *p)
 {
 	struct is_scorer c;
+	int i = p->chosen;
+	int64_t diff = p->last_residency_ns;
 
 	is_scorer_init(&c, t, p->disabled, p->latency_req_ns);
-	is_metrics_score_with(m, &c, p);
+	m->selections++;
+	m->acc[IS_ACC_MID + i - p->ideal]++;
+	m->usage[i]++;
+	m->time_ns[i] += diff;
+	m->idle_ns += p->idle_ns;
+	m->wakeups[p->cause]++;
+	m->nt_wakeups[i] += p->cause == IS_CAUSE_IRQ || p->cause == IS_CAUSE_IPI;
+	m->tick_stop_requests += p->stop_tick;
+	m->tick_stops += p->tick_stopped;
+	m->sleep_length_reads += p->sleep_length_read;
+	m->energy += c.power[i] * (double)p->idle_ns;
+	if (!(c.polling & (1u << i)))
+		m->energy += c.transition[i];
+	switch (miss_kind(t, p->disabled, i, diff)) {
+	case IS_MISS_ABOVE:
+		m->above[i]++;
+		break;
+	case IS_MISS_BELOW:
+		m->below[i]++;
+		break;
+	default:
+		break;
+	}
 }
 
 static int64_t percentile(const struct is_metrics *m, const struct is_state_table *t,

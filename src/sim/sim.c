@@ -51,7 +51,8 @@ struct sim_cpu {
 	uint32_t poll_disabled;
 	int64_t poll_lim;
 	struct is_scorer score;
-	struct is_metrics m;
+	struct is_metrics_acc acc;
+	struct is_metrics m;      /* is_sim_cpu_metrics()'s copy */
 };
 
 struct is_sim {
@@ -128,7 +129,7 @@ struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 		c->env.cpu = i;
 		/* Per-CPU stream: independent of thread count and CPU order. */
 		c->rng = cfg->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1));
-		is_metrics_init(&c->m);
+		is_metrics_acc_init(&c->acc);
 		c->gov = cfg->gov->state_size ? g_malloc0(cfg->gov->state_size) : NULL;
 		if (cfg->gov->init && cfg->gov->init(c->gov, &c->env) < 0) {
 			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
@@ -273,7 +274,7 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		.disabled = c->env.disabled,
 		.latency_req_ns = rec->lat_ns,
 	};
-	is_metrics_score_with(&c->m, &c->score, &sc);
+	is_metrics_acc_score(&c->acc, &c->score, &sc);
 	return true;
 }
 
@@ -380,7 +381,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			.disabled = c->env.disabled,
 			.latency_req_ns = rec->lat_ns,
 		};
-		is_metrics_score_with(&c->m, score, &sc);
+		is_metrics_acc_score(&c->acc, score, &sc);
 		t += lres;
 		if (cause != rec->cause && left > lres) {
 			/* Woken by the model (tick or poll limit): select again. */
@@ -444,16 +445,21 @@ bool is_sim_run(struct is_sim *s, const struct is_source *src, GError **error)
 	return r == 0;
 }
 
-const struct is_metrics *is_sim_cpu_metrics(const struct is_sim *s, int cpu)
+const struct is_metrics *is_sim_cpu_metrics(struct is_sim *s, int cpu)
 {
+	is_metrics_acc_finish(&s->cpu[cpu].acc, &s->cpu[cpu].m);
 	return &s->cpu[cpu].m;
 }
 
 void is_sim_total(const struct is_sim *s, struct is_metrics *out)
 {
+	struct is_metrics m;
+
 	is_metrics_init(out);
-	for (int i = 0; i < s->cfg.cpus; i++)
-		is_metrics_add(out, &s->cpu[i].m);
+	for (int i = 0; i < s->cfg.cpus; i++) {
+		is_metrics_acc_finish(&s->cpu[i].acc, &m);
+		is_metrics_add(out, &m);
+	}
 }
 
 uint64_t is_sim_records(const struct is_sim *s)
