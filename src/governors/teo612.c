@@ -99,7 +99,9 @@ static const struct is_param_desc wteo_params[] = {
 /*
  * What select and update read of the driver, the disable mask and the
  * latency limit, gathered once per change instead of walking the table
- * on every call.  Not kernel state: a cache of its inputs.
+ * on every call.  Not kernel state: a cache of its inputs, keyed on the
+ * table's address (a CPU's table does not change under it, as a cpuidle
+ * driver's does not).
  */
 struct teo_env_cache {
 	const struct is_state_table *drv;
@@ -163,7 +165,7 @@ static inline int teo_count_le(const struct teo_env_cache *ec, int count, int64_
 	const int64_t *r = ec->residency;
 	int base = 0;
 
-	G_STATIC_ASSERT(TEO_BINS == 16);
+	G_STATIC_ASSERT(TEO_BINS == 16 && IS_STATE_MAX < TEO_BINS);
 	base += (r[base + 7] <= x) * 8;
 	base += (r[base + 3] <= x) * 4;
 	base += (r[base + 1] <= x) * 2;
