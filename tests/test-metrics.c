@@ -174,8 +174,8 @@ static void test_scorer_random(void **state)
 			disabled = (uint32_t)(x >> 20) & ((1u << t->count) - 1);
 			lat = (x >> 40) % 4 == 0 ? (int64_t)((x >> 44) % 300000) : NOLIM;
 			idle = (int64_t)((x >> 8) % 30000000) >> ((x >> 3) % 16);
-			if ((x >> 61) == 0)
-				idle = INT64_MAX / 4;
+			if ((x >> 58) == 0)
+				idle = IS_TRACE_MAX_IDLE_NS;  /* the longest a trace allows */
 			p = (struct is_period_score){
 				.chosen = (int)((x >> 50) % (uint64_t)t->count),
 				.stop_tick = (x >> 1) & 1, .tick_stopped = (x >> 2) & 1,
