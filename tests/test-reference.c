@@ -252,20 +252,29 @@ static void compare(const struct pair *p, const char *param, const char *tab, bo
 	is_states_free(t);
 }
 
+/* Every table x param set, model and exact mode, each with its own seed. */
+static void compare_all(const struct pair *p, const char *const *tabs, size_t ntabs,
+			const char *const *params, size_t nparams, uint64_t seed)
+{
+	for (size_t k = 0; k < ntabs; k++)
+		for (size_t j = 0; j < nparams; j++)
+			for (int exact = 0; exact < 2; exact++)
+				compare(p, params[j], tabs[k], exact, seed + k * 7 + j, 60000);
+}
+
+static const char *const all_tables[] = { "power9", "power9-full", "pseries", "one", "ties",
+					  "max" };
+
 static void test_teo612(void **state)
 {
-	static const char *const tabs[] = { "power9", "power9-full", "pseries", "one", "ties",
-					    "max" };
 	/* Small pulses make ties in the sums' comparisons frequent. */
 	static const char *const params[] = { NULL, "decay_shift=1", "pulse=1000000",
 					      "residency_threshold_ns=0", "pulse=1",
 					      "pulse=3 decay_shift=1", "pulse=2 decay_shift=2" };
 
 	(void)state;
-	for (size_t k = 0; k < G_N_ELEMENTS(tabs); k++)
-		for (size_t j = 0; j < G_N_ELEMENTS(params); j++)
-			for (int exact = 0; exact < 2; exact++)
-				compare(&pairs[0], params[j], tabs[k], exact, 11 + k * 7 + j, 60000);
+	compare_all(&pairs[0], all_tables, G_N_ELEMENTS(all_tables), params,
+		    G_N_ELEMENTS(params), 11);
 }
 
 static void test_wteo(void **state)
@@ -276,24 +285,17 @@ static void test_wteo(void **state)
 					      "pulse=2 decay_shift=1" };
 
 	(void)state;
-	for (size_t k = 0; k < G_N_ELEMENTS(tabs); k++)
-		for (size_t j = 0; j < G_N_ELEMENTS(params); j++)
-			for (int exact = 0; exact < 2; exact++)
-				compare(&pairs[1], params[j], tabs[k], exact, 101 + k * 7 + j, 60000);
+	compare_all(&pairs[1], tabs, G_N_ELEMENTS(tabs), params, G_N_ELEMENTS(params), 101);
 }
 
 static void test_menu612(void **state)
 {
-	static const char *const tabs[] = { "power9", "power9-full", "pseries", "one", "ties",
-					    "max" };
 	static const char *const params[] = { NULL, "residency_threshold_ns=0",
 					      "residency_threshold_ns=1000000" };
 
 	(void)state;
-	for (size_t k = 0; k < G_N_ELEMENTS(tabs); k++)
-		for (size_t j = 0; j < G_N_ELEMENTS(params); j++)
-			for (int exact = 0; exact < 2; exact++)
-				compare(&pairs[2], params[j], tabs[k], exact, 201 + k * 7 + j, 60000);
+	compare_all(&pairs[2], all_tables, G_N_ELEMENTS(all_tables), params,
+		    G_N_ELEMENTS(params), 201);
 }
 
 int main(void)

@@ -139,6 +139,25 @@ static inline size_t rec_size(unsigned kind, unsigned has)
 	       ((has & IS_HAS_DRAW) ? 8 : 0);
 }
 
+/* The fixed 48 bytes of an idle record; the optional fields are zeroed. */
+static inline void decode_idle(const unsigned char *p, struct is_record *rec)
+{
+	rec->kind = IS_REC_IDLE;
+	rec->cause = p[1];
+	rec->flags = p[2];
+	rec->has = p[3];
+	rec->cpu = (uint16_t)(p[4] | p[5] << 8);
+	rec->kstate = (rec->has & IS_HAS_KSTATE) ? (int8_t)p[6] : 0;
+	rec->est = p[7];
+	rec->t_ns = (int64_t)ld64(p + 8);
+	rec->sleep_ns = (int64_t)ld64(p + 16);
+	rec->tick_ns = (int64_t)ld64(p + 24);
+	rec->lat_ns = (int64_t)ld64(p + 32);
+	rec->idle_ns = (int64_t)ld64(p + 40);
+	rec->span_ns = rec->lres_ns = 0;
+	rec->draw = 0;
+}
+
 int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error)
 {
 	const unsigned char *p;
@@ -152,20 +171,7 @@ int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error
 	/* The common case first: a whole idle record without optional fields. */
 	if (G_LIKELY(r->blen - r->bpos >= MAXREC && p[0] == IS_BIN_REC_IDLE &&
 		     !(p[3] & (IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_DRAW)))) {
-		rec->kind = IS_REC_IDLE;
-		rec->cause = p[1];
-		rec->flags = p[2];
-		rec->has = p[3];
-		rec->cpu = (uint16_t)(p[4] | p[5] << 8);
-		rec->kstate = (rec->has & IS_HAS_KSTATE) ? (int8_t)p[6] : 0;
-		rec->est = p[7];
-		rec->t_ns = (int64_t)ld64(p + 8);
-		rec->sleep_ns = (int64_t)ld64(p + 16);
-		rec->tick_ns = (int64_t)ld64(p + 24);
-		rec->lat_ns = (int64_t)ld64(p + 32);
-		rec->idle_ns = (int64_t)ld64(p + 40);
-		rec->span_ns = rec->lres_ns = 0;
-		rec->draw = 0;
+		decode_idle(p, rec);
 		if (G_LIKELY(is_trace_check_fast(&r->h, r->last_t, rec))) {
 			r->bpos += 48;
 			r->last_t = rec->t_ns;
@@ -195,30 +201,20 @@ int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error
 		r->done = true;
 		return 0;
 	}
-	rec->kind = kind == IS_BIN_REC_IDLE ? IS_REC_IDLE : IS_REC_STATE;
-	rec->cause = p[1];
-	rec->flags = p[2];
-	rec->has = p[3];
-	rec->cpu = (uint16_t)(p[4] | p[5] << 8);
-	rec->kstate = (int8_t)p[6];
-	rec->disable = p[7];
-	rec->t_ns = (int64_t)ld64(p + 8);
 	if (kind == IS_BIN_REC_STATE) {
-		rec->sleep_ns = rec->tick_ns = rec->lat_ns = rec->idle_ns = 0;
-		rec->span_ns = rec->lres_ns = 0;
-		rec->draw = 0;
-		rec->cause = rec->flags = rec->has = 0;
+		*rec = (struct is_record){
+			.kind = IS_REC_STATE,
+			.cpu = (uint16_t)(p[4] | p[5] << 8),
+			.kstate = (int8_t)p[6],
+			.disable = p[7],
+			.t_ns = (int64_t)ld64(p + 8),
+		};
 		if (rec->disable > 1)
 			return bin_err(r, error, "disable", "must be 0 or 1");
 	} else {
 		const unsigned char *q = p + 48;
 
-		rec->sleep_ns = (int64_t)ld64(p + 16);
-		rec->tick_ns = (int64_t)ld64(p + 24);
-		rec->lat_ns = (int64_t)ld64(p + 32);
-		rec->idle_ns = (int64_t)ld64(p + 40);
-		rec->span_ns = rec->lres_ns = 0;
-		rec->draw = 0;
+		decode_idle(p, rec);
 		if (rec->has & IS_HAS_SPAN) {
 			rec->span_ns = (int64_t)ld64(q);
 			q += 8;
@@ -229,9 +225,6 @@ int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error
 		}
 		if (rec->has & IS_HAS_DRAW)
 			rec->draw = ld32(q);
-		if (!(rec->has & IS_HAS_KSTATE))
-			rec->kstate = 0;
-		/* rec->est is p[7], read above as the union's other member */
 	}
 	if (G_UNLIKELY(!is_trace_check_fast(&r->h, r->last_t, rec))) {
 		field = is_trace_check(&r->h, r->last_t, rec, &msg);
