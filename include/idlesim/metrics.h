@@ -101,14 +101,8 @@ static inline void is_scorer_use(struct is_scorer *c, const struct is_state_tabl
 /* is_ideal_state() on a current scorer. */
 static inline int is_scorer_ideal(const struct is_scorer *c, int64_t idle_ns)
 {
-	/* How many candidates fit: a branch-free search, at most c->m. */
-	const int64_t *r = c->thr;
-	int n = 0;
+	int n = is_count_le16(c->thr, idle_ns);
 
-	n += (r[n + 7] <= idle_ns) * 8;
-	n += (r[n + 3] <= idle_ns) * 4;
-	n += (r[n + 1] <= idle_ns) * 2;
-	n += r[n] <= idle_ns;
 	n = n < c->m ? n : c->m;
 	return n ? c->idx[n - 1] : c->none;
 }

@@ -41,6 +41,23 @@ struct is_state_table {
 	struct is_state s[IS_STATE_MAX];
 };
 
+/*
+ * How many of the 16 non-decreasing values @r are <= @x: a branch-free
+ * binary search (lookups of residencies against random durations would
+ * mispredict a linear scan).  Pad past the table with INT64_MAX and clamp
+ * the result to the table's length: the padding counts when x is INT64_MAX.
+ */
+static inline int is_count_le16(const int64_t r[16], int64_t x)
+{
+	int n = 0;
+
+	n += (r[n + 7] <= x) * 8;
+	n += (r[n + 3] <= x) * 4;
+	n += (r[n + 1] <= x) * 2;
+	n += r[n] <= x;
+	return n;
+}
+
 /* Built-in tables; NULL-terminated list of names. */
 const char *const *is_states_builtin_names(void);
 /* Returns a static table or NULL. */

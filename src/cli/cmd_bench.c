@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "idlesim/sweep.h"
 #include "idlesim/synth.h"
 
 static double now_s(void)
@@ -137,63 +138,37 @@ static bool run_closed(const struct is_governor *g, const char *workload, gint64
 	return ok;
 }
 
-/* The trace's idle records, in memory (at most @max). */
-static GArray *load_records(const char *path, struct is_trace_header *hdr, GError **err)
-{
-	struct is_trace_reader *r = is_trace_open(path, err);
-	GArray *a;
-	struct is_record rec;
-	int k;
-
-	if (!r)
-		return NULL;
-	a = g_array_new(false, false, sizeof(struct is_record));
-	while ((k = is_trace_next(r, &rec, err)) > 0)
-		if (rec.kind == IS_REC_IDLE)
-			g_array_append_val(a, rec);
-	*hdr = *is_trace_reader_header(r);
-	/* the comments stay with the reader */
-	hdr->ncomments = 0;
-	is_trace_close(r);
-	if (k < 0) {
-		g_array_free(a, true);
-		return NULL;
-	}
-	return a;
-}
-
 /*
  * select() then reflect() for every record, with the record's sleep
  * length, next tick, tick state and latency limit; the state chosen is
  * the one entered and the record's idle time its residency.
  */
-static bool run_governor_only(const struct is_governor *g, const GArray *recs,
-			      const struct is_trace_header *h, double *secs, GError **err)
+static bool run_governor_only(const struct is_governor *g, const struct is_sweep_trace *t,
+			      double *secs, uint64_t *decisions, GError **err)
 {
-	struct is_state_table *table;
+	const struct is_trace_header *h = &t->hdr;
 	struct is_params params;
 	struct is_gov_env *env;
 	void **st;
 	uint64_t rng = 1;
 	double t0;
-	int bad = -1;
+	int64_t bad = -1;
 
-	table = is_states_open(h->states, NULL, err);
-	if (!table)
-		return false;
+	*decisions = 0;
 	is_params_defaults(g, &params);
 	env = g_new0(struct is_gov_env, h->cpus);
 	st = g_new0(void *, h->cpus);
 	for (int c = 0; c < h->cpus; c++) {
-		env[c] = (struct is_gov_env){ .drv = table, .params = &params,
+		env[c] = (struct is_gov_env){ .drv = t->table, .params = &params,
+					      .disabled = t->disabled,
 					      .tick_nsec = is_tick_nsec(h->hz), .cpu = c };
 		st[c] = g_malloc0(g->state_size ? g->state_size : 1);
 		if (g->init)
 			g->init(st[c], &env[c]);
 	}
 	t0 = now_s();
-	for (guint i = 0; i < recs->len; i++) {
-		const struct is_record *r = &g_array_index(recs, struct is_record, i);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct is_record *r = &t->recs[i];
 		struct is_gov_call call = {
 			.now_ns = r->t_ns, .latency_req_ns = r->lat_ns,
 			.tick_stopped = r->flags & IS_F_TS, .sleep_length_ns_ = r->sleep_ns,
@@ -202,12 +177,16 @@ static bool run_governor_only(const struct is_governor *g, const GArray *recs,
 		};
 		struct is_gov_env *e = &env[r->cpu];
 		bool stop = true;
-		int idx = g->select(st[r->cpu], e, &call, &stop);
+		int idx;
 
-		if (idx < 0 || idx >= table->count) {
-			bad = (int)i;
+		if (r->kind != IS_REC_IDLE)
+			continue;
+		idx = g->select(st[r->cpu], e, &call, &stop);
+		if (idx < 0 || idx >= t->table->count) {
+			bad = (int64_t)i;
 			break;
 		}
+		++*decisions;
 		e->last_residency_ns = r->idle_ns;
 		if (g->reflect)
 			g->reflect(st[r->cpu], e, &(struct is_gov_wake){
@@ -219,10 +198,10 @@ static bool run_governor_only(const struct is_governor *g, const GArray *recs,
 		g_free(st[c]);
 	g_free(st);
 	g_free(env);
-	is_states_free(table);
 	if (bad >= 0) {
-		g_set_error(err, IS_ERROR, IS_ERROR_INVALID, "record %d: governor %s returned no state",
-			    bad + 1, g->name);
+		g_set_error(err, IS_ERROR, IS_ERROR_INVALID,
+			    "record %" G_GINT64_FORMAT ": governor %s returned no state", bad + 1,
+			    g->name);
 		return false;
 	}
 	return true;
@@ -234,8 +213,7 @@ int cmd_bench(int argc, char **argv)
 	g_autofree char *trace = NULL, *govs = NULL, *save = NULL, *workload = NULL;
 	gboolean closed = FALSE, gov_only = FALSE;
 	gint64 repeat = 3;
-	GArray *recs = NULL;
-	struct is_trace_header rh;
+	struct is_sweep_trace *inmem = NULL;
 	GOptionEntry entries[] = {
 		{ "periods", 'n', 0, G_OPTION_ARG_INT64, &periods, "idle periods to generate (default 10000000)", "N" },
 		{ "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "replay this trace instead", "FILE" },
@@ -312,8 +290,9 @@ int cmd_bench(int argc, char **argv)
 		       fmt_f(now_s() - t0, 2));
 	}
 	if (gov_only) {
-		recs = load_records(trace, &rh, &err);
-		if (!recs)
+		/* the sweeps' in-memory copy of a trace */
+		inmem = is_sweep_trace_load(trace, NULL, &err);
+		if (!inmem)
 			goto fail;
 	}
 	for (const struct is_governor *const *gp = is_governors(); *gp; gp++) {
@@ -339,14 +318,14 @@ int cmd_bench(int argc, char **argv)
 		best = 0;
 		if (gov_only) {
 			for (gint64 rep = 0; rep < repeat; rep++) {
-				if (!run_governor_only(g, recs, &rh, &dt, &err))
+				if (!run_governor_only(g, inmem, &dt, &n, &err))
 					goto fail;
 				if (!best || dt < best)
 					best = dt;
 			}
-			printf("%-10s %12u decisions %8s s %8s M decisions/s  (select+reflect only, best of %"
-			       G_GINT64_FORMAT ")\n", g->name, recs->len, fmt_f(best, 3),
-			       fmt_f((double)recs->len / best / 1e6, 2), repeat);
+			printf("%-10s %12" G_GUINT64_FORMAT " decisions %8s s %8s M decisions/s  (select+reflect only, best of %"
+			       G_GINT64_FORMAT ")\n", g->name, n, fmt_f(best, 3),
+			       fmt_f((double)n / best / 1e6, 2), repeat);
 			fflush(stdout);
 			continue;
 		}
@@ -409,8 +388,7 @@ fail:
 	g_error_free(err);
 	code = EXIT_RUNTIME;
 out:
-	if (recs)
-		g_array_free(recs, true);
+	is_sweep_trace_free(inmem);
 	if (tmp)
 		unlink(tmp);
 	return code;

@@ -156,21 +156,13 @@ static inline const struct teo_env_cache *teo_driver(struct teo_cpu *cpu_data,
 	return ec;
 }
 
-/*
- * Number of states (of @count) whose residency is at most @x: a branch-free
- * search over the residencies, padded with S64_MAX past the table.
- */
+/* Number of states (of @count) whose residency is at most @x. */
 static inline int teo_count_le(const struct teo_env_cache *ec, int count, int64_t x)
 {
-	const int64_t *r = ec->residency;
-	int base = 0;
+	int n = is_count_le16(ec->residency, x);
 
 	G_STATIC_ASSERT(TEO_BINS == 16 && IS_STATE_MAX < TEO_BINS);
-	base += (r[base + 7] <= x) * 8;
-	base += (r[base + 3] <= x) * 4;
-	base += (r[base + 1] <= x) * 2;
-	base += r[base] <= x;
-	return base < count ? base : count;
+	return n < count ? n : count;
 }
 
 static void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env, bool weighted)

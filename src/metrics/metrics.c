@@ -83,6 +83,7 @@ void is_scorer_init(struct is_scorer *c, const struct is_state_table *t,
 	c->disabled = disabled;
 	c->latency_req_ns = latency_req_ns;
 	c->none = enabled ? __builtin_ctz(enabled) : 0;
+	/* is_count_le16() searches all 16; the unused tail is INT64_MAX */
 	G_STATIC_ASSERT(G_N_ELEMENTS(c->thr) == 16 && IS_STATE_MAX < 16);
 	for (int i = 0; i < 16; i++)
 		c->thr[i] = INT64_MAX;
@@ -170,11 +171,9 @@ void is_metrics_acc_finish(const struct is_metrics_acc *a, struct is_metrics *m)
 void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 		      const struct is_period_score *p)
 {
-	struct is_scorer c;
 	int i = p->chosen;
 	int64_t diff = p->last_residency_ns;
 
-	is_scorer_init(&c, t, p->disabled, p->latency_req_ns);
 	m->selections++;
 	m->acc[IS_ACC_MID + i - p->ideal]++;
 	m->usage[i]++;
@@ -185,9 +184,9 @@ void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 	m->tick_stop_requests += p->stop_tick;
 	m->tick_stops += p->tick_stopped;
 	m->sleep_length_reads += p->sleep_length_read;
-	m->energy += c.power[i] * (double)p->idle_ns;
-	if (!(c.polling & (1u << i)))
-		m->energy += c.transition[i];
+	m->energy += t->s[i].power * (double)p->idle_ns;
+	if (!(t->s[i].flags & IS_STATE_POLLING))
+		m->energy += t->s[i].transition_energy;
 	switch (miss_kind(t, p->disabled, i, diff)) {
 	case IS_MISS_ABOVE:
 		m->above[i]++;

@@ -47,9 +47,7 @@ struct sim_cpu {
 	uint64_t rng;
 	bool tick_stopped;
 	uint64_t rejected;
-	/* poll time limit for the current disable mask (INT64_MAX: none) */
-	uint32_t poll_disabled;
-	int64_t poll_lim;
+	int64_t poll_lim;         /* for env.disabled (INT64_MAX: none) */
 	struct is_scorer score;
 	struct is_metrics_acc acc;
 	struct is_metrics m;      /* is_sim_cpu_metrics()'s copy */
@@ -102,6 +100,19 @@ int64_t is_poll_time_limit(const struct is_state_table *t, uint32_t disabled,
 	return (int64_t)limit_ns;
 }
 
+/* Every change of a CPU's disable mask goes through here. */
+static void set_disabled(const struct is_sim *s, struct sim_cpu *c, uint32_t disabled)
+{
+	c->env.disabled = disabled;
+	/*
+	 * cpuidle_poll_time() for the new mask.  A recorded decision's period
+	 * already ended where the kernel's poll loop did (its own limit, e.g.
+	 * powernv's snooze timeout): the model must not cut it again.
+	 */
+	c->poll_lim = s->cfg.gov->needs_recorded ? INT64_MAX :
+		      is_poll_time_limit(s->cfg.states, disabled, s->tick_nsec);
+}
+
 struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 {
 	struct is_sim *s;
@@ -124,11 +135,11 @@ struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 
 		c->env.drv = cfg->states;
 		c->env.params = &s->cfg.params;
-		c->env.disabled = cfg->disabled;
 		c->env.tick_nsec = s->tick_nsec;
 		c->env.cpu = i;
 		/* Per-CPU stream: independent of thread count and CPU order. */
 		c->rng = cfg->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1));
+		set_disabled(s, c, cfg->disabled);
 		is_metrics_acc_init(&c->acc);
 		c->gov = cfg->gov->state_size ? g_malloc0(cfg->gov->state_size) : NULL;
 		if (cfg->gov->init && cfg->gov->init(c->gov, &c->env) < 0) {
@@ -278,22 +289,6 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	return true;
 }
 
-/* The poll time limit in force on @c: cpuidle_poll_time() per disable mask. */
-static inline int64_t poll_limit(const struct is_sim *s, struct sim_cpu *c)
-{
-	if (__builtin_expect(c->poll_disabled != c->env.disabled || !c->poll_lim, 0)) {
-		c->poll_disabled = c->env.disabled;
-		/*
-		 * A recorded decision's period already ended where the
-		 * kernel's poll loop did (its own limit, e.g. powernv's snooze
-		 * timeout): the model must not cut it again.
-		 */
-		c->poll_lim = s->cfg.gov->needs_recorded ? INT64_MAX :
-			      is_poll_time_limit(s->cfg.states, c->env.disabled, s->tick_nsec);
-	}
-	return c->poll_lim;
-}
-
 static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
 		       GError **error)
 {
@@ -345,10 +340,8 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			cause = IS_CAUSE_TICK;
 		}
 		if (score->polling & (1u << idx)) {
-			int64_t lim = poll_limit(s, c);
-
-			if (end > lim) {
-				end = lim;
+			if (end > c->poll_lim) {
+				end = c->poll_lim;
 				cause = IS_CAUSE_POLL;
 				pl = true;
 			}
@@ -414,12 +407,10 @@ bool is_sim_feed(struct is_sim *s, const struct is_record *rec, GError **error)
 		int lo = rec->cpu == IS_CPU_ALL ? 0 : rec->cpu;
 		int hi = rec->cpu == IS_CPU_ALL ? s->cfg.cpus : rec->cpu + 1;
 
-		for (int i = lo; i < hi; i++) {
-			if (rec->disable)
-				s->cpu[i].env.disabled |= 1u << rec->kstate;
-			else
-				s->cpu[i].env.disabled &= ~(1u << rec->kstate);
-		}
+		for (int i = lo; i < hi; i++)
+			set_disabled(s, &s->cpu[i], rec->disable ?
+				     s->cpu[i].env.disabled | 1u << rec->kstate :
+				     s->cpu[i].env.disabled & ~(1u << rec->kstate));
 	} else if (s->cfg.mode == IS_SIM_EXACT) {
 		ok = feed_exact(s, &s->cpu[rec->cpu], rec, error);
 	} else {
