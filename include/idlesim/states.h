@@ -58,6 +58,17 @@ static inline int is_count_le16(const int64_t r[16], int64_t x)
 	return n;
 }
 
+/* is_count_le16() over 8 values; it counts at most 7, so for up to 7 states. */
+static inline int is_count_le8(const int64_t r[8], int64_t x)
+{
+	int n = 0;
+
+	n += (r[n + 3] <= x) * 4;
+	n += (r[n + 1] <= x) * 2;
+	n += r[n] <= x;
+	return n;
+}
+
 /* Built-in tables; NULL-terminated list of names. */
 const char *const *is_states_builtin_names(void);
 /* Returns a static table or NULL. */

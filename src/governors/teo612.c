@@ -156,18 +156,40 @@ static inline const struct teo_env_cache *teo_driver(struct teo_cpu *cpu_data,
 	return ec;
 }
 
+/*
+ * The hot path is instantiated twice: for tables of up to 7 states it
+ * touches only the first 8 bins (the rest stay zero), otherwise all 16.
+ */
+#define TEO_HOT static inline __attribute__((always_inline))
+
 /* Number of states (of @count) whose residency is at most @x. */
-static inline int teo_count_le(const struct teo_env_cache *ec, int count, int64_t x)
+TEO_HOT int teo_count_le(const struct teo_env_cache *ec, int count, int64_t x, int nb)
 {
-	int n = is_count_le16(ec->residency, x);
+	int n = nb == 8 ? is_count_le8(ec->residency, x) : is_count_le16(ec->residency, x);
 
 	G_STATIC_ASSERT(TEO_BINS == 16 && IS_STATE_MAX < TEO_BINS);
 	return n < count ? n : count;
 }
 
-static void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env, bool weighted)
+/*
+ * The sums of the kernel's first loop in teo_select(): idx_*_sum cover the
+ * bins below the deepest enabled state, tick_intercept_sum all of them.
+ */
+struct teo_sums {
+	unsigned int idx_intercept;
+	unsigned int idx_hit;
+	unsigned int tick_intercept;
+};
+
+/*
+ * teo_update(); @sums receives the first loop's sums of teo_select() over
+ * the bins as this leaves them, taken in the decay pass (unsigned sums
+ * wrap, so the order of the additions does not matter).
+ */
+TEO_HOT void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env,
+			const struct teo_env_cache *ec, bool weighted, int nb,
+			struct teo_sums *sums)
 {
-	const struct teo_env_cache *ec = teo_driver(cpu_data, env);
 	const int count = env->drv->count;
 	const unsigned int pulse = (unsigned int)env->params->v[P_PULSE];
 	const int shift = (int)env->params->v[P_DECAY_SHIFT];
@@ -175,7 +197,7 @@ static void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env, b
 	const int64_t sleep_length_ns = cpu_data->sleep_length_ns;
 	int i, idx_timer, idx_duration, n_timer, n_duration;
 	int64_t target_residency_ns;
-	unsigned int total = 0;
+	unsigned int total = 0, ii = 0, ih = 0, ti = 0;
 	uint64_t measured_ns;
 
 	if (cpu_data->time_span_ns >= sleep_length_ns) {
@@ -190,10 +212,20 @@ static void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env, b
 			measured_ns /= 2;
 	}
 
-	for (i = 0; i < TEO_BINS; i++) {
-		cpu_data->hits[i] -= cpu_data->hits[i] >> shift;
-		cpu_data->intercepts[i] -= cpu_data->intercepts[i] >> shift;
-		total += cpu_data->hits[i] + cpu_data->intercepts[i];
+	/* restrict: the cache lives in *cpu_data too; this lets the loop vectorise */
+	unsigned int *restrict hits = cpu_data->hits, *restrict icpt = cpu_data->intercepts;
+	const unsigned int *restrict below = ec->below;
+
+	for (i = 0; i < nb; i++) {
+		unsigned int h = hits[i] - (hits[i] >> shift);
+		unsigned int n = icpt[i] - (icpt[i] >> shift);
+
+		hits[i] = h;
+		icpt[i] = n;
+		total += h + n;
+		ii += n & below[i];
+		ih += h & below[i];
+		ti += n;
 	}
 	cpu_data->total = total;
 
@@ -205,9 +237,9 @@ static void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env, b
 	 * (is_states_validate()), so each is a prefix and its length is
 	 * enough; a residency is within a measured duration above S64_MAX.
 	 */
-	n_timer = teo_count_le(ec, count, sleep_length_ns);
+	n_timer = teo_count_le(ec, count, sleep_length_ns, nb);
 	n_duration = teo_count_le(ec, count, measured_ns > (uint64_t)INT64_MAX ? INT64_MAX :
-					     (int64_t)measured_ns);
+					     (int64_t)measured_ns, nb);
 	if (n_duration > n_timer)
 		n_duration = n_timer;
 	idx_timer = n_timer ? n_timer - 1 : 0;
@@ -228,13 +260,20 @@ static void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env, b
 		}
 	}
 
-	if (idx_timer == idx_duration)
+	if (idx_timer == idx_duration) {
 		cpu_data->hits[idx_timer] += pulse;
-	else
+		ih += pulse & ec->below[idx_timer];
+	} else {
 		cpu_data->intercepts[idx_duration] += pulse;
+		ii += pulse & ec->below[idx_duration];
+		ti += pulse;
+	}
 
 end:
 	cpu_data->total += pulse;
+	sums->idx_intercept = ii;
+	sums->idx_hit = ih;
+	sums->tick_intercept = ti;
 
 	if (weighted)
 		wteo_update_row_padded(cpu_data->weights[cpu_data->last_state_idx], idx_duration,
@@ -294,28 +333,41 @@ static void teo_env_refresh(struct teo_env_cache *ec, const struct is_gov_env *e
 	ec->constraint_idx = constraint_idx;
 }
 
-static int teo_select_common(void *st, const struct is_gov_env *env,
-			     struct is_gov_call *call, bool *stop_tick, bool weighted)
+TEO_HOT int teo_select_common(void *st, const struct is_gov_env *env,
+			      struct is_gov_call *call, bool *stop_tick, bool weighted, int nb)
 {
 	struct teo_cpu *cpu_data = st;
 	const int count = env->drv->count;
 	const int64_t tick_nsec = env->tick_nsec;
 	int64_t latency_req = call->latency_req_ns;
 	int64_t delta_tick = tick_nsec / 2;
-	unsigned int tick_intercept_sum = 0;
-	unsigned int idx_intercept_sum = 0;
+	unsigned int tick_intercept_sum;
+	unsigned int idx_intercept_sum;
 	unsigned int intercept_sum = 0;
-	unsigned int idx_hit_sum = 0;
-	const struct teo_env_cache *ec;
+	unsigned int idx_hit_sum;
+	const struct teo_env_cache *ec = teo_driver(cpu_data, env);
+	struct teo_sums sums;
 	int constraint_idx;
 	int idx0, idx;
 	int prev_intercept_idx;
 	int64_t duration_ns;
 	int i;
 
-	if (cpu_data->last_state_idx >= 0) {
-		teo_update(cpu_data, env, weighted);
+	/* teo_update() does not depend on it; its sums need the mask below */
+	if (__builtin_expect(!ec->valid || ec->disabled != env->disabled ||
+			     ec->latency_req != latency_req || ec->tick_nsec != tick_nsec, 0))
+		teo_env_refresh(&cpu_data->ec, env, latency_req);
+
+	if (__builtin_expect(cpu_data->last_state_idx >= 0, 1)) {
+		teo_update(cpu_data, env, ec, weighted, nb, &sums);
 		cpu_data->last_state_idx = -1;
+	} else {
+		sums = (struct teo_sums){ 0 };
+		for (i = 0; i < nb; i++) {
+			sums.idx_intercept += cpu_data->intercepts[i] & ec->below[i];
+			sums.idx_hit += cpu_data->hits[i] & ec->below[i];
+			sums.tick_intercept += cpu_data->intercepts[i];
+		}
 	}
 
 	cpu_data->time_span_ns = call->now_ns;
@@ -326,10 +378,6 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 		goto out_tick;
 	}
 
-	ec = teo_driver(cpu_data, env);
-	if (__builtin_expect(!ec->valid || ec->disabled != env->disabled ||
-			     ec->latency_req != latency_req || ec->tick_nsec != tick_nsec, 0))
-		teo_env_refresh(&cpu_data->ec, env, latency_req);
 	idx = ec->deepest;
 	idx0 = ec->idx0;
 	constraint_idx = ec->constraint_idx;
@@ -344,15 +392,9 @@ static int teo_select_common(void *st, const struct is_gov_env *env,
 		goto end;
 	}
 
-	/*
-	 * The sums of the kernel's first loop: idx_*_sum cover the bins below
-	 * the deepest enabled state, tick_intercept_sum all of them.
-	 */
-	for (i = 0; i < TEO_BINS; i++) {
-		idx_intercept_sum += cpu_data->intercepts[i] & ec->below[i];
-		idx_hit_sum += cpu_data->hits[i] & ec->below[i];
-		tick_intercept_sum += cpu_data->intercepts[i];
-	}
+	idx_intercept_sum = sums.idx_intercept;
+	idx_hit_sum = sums.idx_hit;
+	tick_intercept_sum = sums.tick_intercept;
 
 	prev_intercept_idx = idx;
 	if (2 * idx_intercept_sum > cpu_data->total - idx_hit_sum) {
@@ -442,13 +484,17 @@ out_tick:
 static int teo_select(void *st, const struct is_gov_env *env, struct is_gov_call *call,
 		      bool *stop_tick)
 {
-	return teo_select_common(st, env, call, stop_tick, false);
+	if (env->drv->count < 8)
+		return teo_select_common(st, env, call, stop_tick, false, 8);
+	return teo_select_common(st, env, call, stop_tick, false, 16);
 }
 
 static int wteo_select(void *st, const struct is_gov_env *env, struct is_gov_call *call,
 		       bool *stop_tick)
 {
-	return teo_select_common(st, env, call, stop_tick, true);
+	if (env->drv->count < 8)
+		return teo_select_common(st, env, call, stop_tick, true, 8);
+	return teo_select_common(st, env, call, stop_tick, true, 16);
 }
 
 static void teo_reflect(void *st, const struct is_gov_env *env, const struct is_gov_wake *w)
