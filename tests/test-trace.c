@@ -325,6 +325,109 @@ static void test_bad_binary(void **state)
 	g_unlink(b);
 }
 
+static void assert_rec_equal(const struct is_record *a, const struct is_record *b)
+{
+	assert_int_equal(a->kind, b->kind);
+	assert_int_equal(a->cause, b->cause);
+	assert_int_equal(a->flags, b->flags);
+	assert_int_equal(a->has, b->has);
+	assert_int_equal(a->cpu, b->cpu);
+	assert_int_equal(a->kstate, b->kstate);
+	assert_int_equal(a->est, b->est);
+	assert_int_equal(a->t_ns, b->t_ns);
+	assert_int_equal(a->sleep_ns, b->sleep_ns);
+	assert_int_equal(a->tick_ns, b->tick_ns);
+	assert_int_equal(a->lat_ns, b->lat_ns);
+	assert_int_equal(a->idle_ns, b->idle_ns);
+	assert_int_equal(a->span_ns, b->span_ns);
+	assert_int_equal(a->lres_ns, b->lres_ns);
+	assert_int_equal(a->draw, b->draw);
+}
+
+/* The i-th record of a long generated trace: idle records, some with every
+ * optional field, and now and then a state event. */
+static struct is_record long_rec(uint32_t i)
+{
+	uint32_t x = i * 2654435761u;
+
+	if (i % 997 == 500)
+		return (struct is_record){ .kind = IS_REC_STATE, .cpu = i % 3,
+					   .t_ns = (int64_t)i * 1000, .kstate = (int8_t)(i % 7),
+					   .disable = (i / 997) & 1 };
+	if (i % 7 == 3)
+		return (struct is_record){
+			.kind = IS_REC_IDLE, .cpu = i % 3, .t_ns = (int64_t)i * 1000,
+			.sleep_ns = x, .tick_ns = x >> 3, .lat_ns = i, .idle_ns = x >> 5,
+			.cause = IS_CAUSE_IPI, .has = IS_HAS_ALL, .flags = IS_F_TS | IS_F_GT,
+			.kstate = (int8_t)(x % 7), .span_ns = x >> 2, .lres_ns = x >> 4, .draw = x };
+	return (struct is_record){ .kind = IS_REC_IDLE, .cpu = i % 3, .t_ns = (int64_t)i * 1000,
+				   .sleep_ns = x, .tick_ns = 4000000, .lat_ns = i,
+				   .idle_ns = x >> 6, .cause = IS_CAUSE_TIMER };
+}
+
+/*
+ * A file is read mapped (given back every few MiB), a pipe or stdin
+ * through a 64 KiB buffer: a 10 MB trace gives the same records both
+ * ways, and its truncation is an error both ways.
+ */
+static void test_long_binary(void **state)
+{
+	g_autofree char *b = tmpname(".istb"), *cut = NULL;
+	g_autofree char *data = NULL;
+	const uint32_t n = 200000;
+	struct is_trace_header h;
+	struct is_trace_writer *w;
+	GError *err = NULL;
+	gsize len;
+
+	(void)state;
+	header(&h);
+	w = is_trace_writer_open(b, IS_FMT_BINARY, &h, &err);
+	assert_non_null(w);
+	for (uint32_t i = 0; i < n; i++) {
+		struct is_record rec = long_rec(i);
+
+		assert_true(is_trace_write(w, &rec, &err));
+	}
+	assert_true(is_trace_writer_commit(w, &err));
+	is_trace_header_clear(&h);
+	assert_true(g_file_get_contents(b, &data, &len, NULL));
+	assert_true(len > (8u << 20));
+	cut = write_tmp(data, len - 1000);
+	for (int via_stdin = 0; via_stdin < 2; via_stdin++) {
+		for (int truncated = 0; truncated < 2; truncated++) {
+			const char *path = truncated ? cut : b;
+			struct is_trace_reader *r;
+			struct is_record rec;
+			uint32_t i = 0;
+			int ret;
+
+			if (via_stdin)
+				assert_non_null(freopen(path, "rb", stdin));
+			r = is_trace_open(via_stdin ? "-" : path, &err);
+			assert_non_null(r);
+			while ((ret = is_trace_next(r, &rec, &err)) > 0) {
+				struct is_record want = long_rec(i++);
+
+				assert_rec_equal(&rec, &want);
+			}
+			if (truncated) {
+				assert_int_equal(ret, -1);
+				assert_non_null(strstr(err->message, "truncated"));
+				g_clear_error(&err);
+				assert_true(i < n);
+			} else {
+				assert_int_equal(ret, 0);
+				assert_null(err);
+				assert_int_equal(i, n);
+			}
+			is_trace_close(r);
+		}
+	}
+	g_unlink(cut);
+	g_unlink(b);
+}
+
 static void test_cause_names(void **state)
 {
 	(void)state;
@@ -343,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_abort),
 		cmocka_unit_test(test_bad_text),
 		cmocka_unit_test(test_bad_binary),
+		cmocka_unit_test(test_long_binary),
 		cmocka_unit_test(test_cause_names),
 	};
 

@@ -8,6 +8,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -357,7 +358,10 @@ void is_trace_close(struct is_trace_reader *r)
 	is_trace_header_clear(&r->h);
 	g_free(r->path);
 	g_free(r->lbuf);
-	g_free(r->buf);
+	if (r->mapped)
+		munmap(r->buf, r->blen);
+	else
+		g_free(r->buf);
 	g_free(r);
 }
 
