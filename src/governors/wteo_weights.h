@@ -48,13 +48,14 @@ static inline void wteo_update_row(uint16_t *row, int n, int target, unsigned in
 
 /*
  * wteo_update_row() on a row padded with zeros to WTEO_ROW entries, in
- * one pass over all of them (vectorisable): every d is taken from the old
- * weights as there, the target's own d is taken back out of the sum, and
- * padding moves nothing, so the row ends up the same.
+ * one pass over the first @n of them (8 or 16, more than the table's
+ * states; vectorisable): every d is taken from the old weights as there,
+ * the target's own d is taken back out of the sum, and padding moves
+ * nothing, so the row ends up the same.
  */
 #define WTEO_ROW 16
 
-static inline void wteo_update_row_padded(uint16_t *row, int target, unsigned int rate)
+static inline void wteo_update_row_padded(uint16_t *row, int target, unsigned int rate, int n)
 {
 	unsigned int keep = row[target];
 	uint16_t moved = 0, r6;
@@ -69,7 +70,7 @@ static inline void wteo_update_row_padded(uint16_t *row, int target, unsigned in
 	 * row's 1024, so 16 bits hold them.
 	 */
 	r6 = (uint16_t)(rate << 6);
-	for (int j = 0; j < WTEO_ROW; j++) {
+	for (int j = 0; j < n; j++) {
 		uint16_t d = (uint16_t)(((uint32_t)row[j] * r6) >> 16);
 
 		row[j] = (uint16_t)(row[j] - d);
@@ -79,8 +80,11 @@ static inline void wteo_update_row_padded(uint16_t *row, int target, unsigned in
 	row[target] = (uint16_t)(keep + moved);
 }
 
-/* wteo_pick() on a padded row (@mask has no bit at or past the table's end). */
-static inline int wteo_pick_padded(const uint16_t *row, uint32_t mask, uint32_t draw)
+/*
+ * wteo_pick() on a padded row (@mask has no bit at or past the table's
+ * end, nor at or past @n, 8 or 16).
+ */
+static inline int wteo_pick_padded(const uint16_t *row, uint32_t mask, uint32_t draw, int n)
 {
 	typedef uint16_t v8 __attribute__((vector_size(16)));
 	static const v8 lo = { 1, 2, 4, 8, 16, 32, 64, 128 };
@@ -93,8 +97,11 @@ static inline int wteo_pick_padded(const uint16_t *row, uint32_t mask, uint32_t 
 	/* the candidates' weights summed in two 8-lane vectors (<= 1024 in all) */
 	G_STATIC_ASSERT(WTEO_ROW == 16);
 	memcpy(&r0, row, sizeof(r0));
-	memcpy(&r1, row + 8, sizeof(r1));
-	sum = (r0 & (v8)((mv & lo) == lo)) + (r1 & (v8)((mv & hi) == hi));
+	sum = r0 & (v8)((mv & lo) == lo);
+	if (n > 8) {
+		memcpy(&r1, row + 8, sizeof(r1));
+		sum += r1 & (v8)((mv & hi) == hi);
+	}
 	for (int j = 0; j < 8; j++)
 		total += sum[j];
 	if (!total)
