@@ -217,16 +217,13 @@ TEO_HOT void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env,
 	unsigned int total = 0, ii = 0, ih = 0, ti = 0;
 	uint64_t measured_ns;
 
-	if (cpu_data->time_span_ns >= sleep_length_ns) {
-		measured_ns = UINT64_MAX;
-	} else {
+	/* as selects (cmov): whether the timer came first is a coin toss */
+	{
 		uint64_t lat_ns = (uint64_t)ec->exit_latency[cpu_data->last_state_idx];
+		uint64_t res_ns = (uint64_t)env->last_residency_ns;
+		uint64_t m = res_ns >= lat_ns ? res_ns - lat_ns / 2 : res_ns / 2;
 
-		measured_ns = (uint64_t)env->last_residency_ns;
-		if (measured_ns >= lat_ns)
-			measured_ns -= lat_ns / 2;
-		else
-			measured_ns /= 2;
+		measured_ns = cpu_data->time_span_ns >= sleep_length_ns ? UINT64_MAX : m;
 	}
 
 	/*

@@ -80,6 +80,12 @@ static inline void wteo_update_row_padded(uint16_t *row, int target, unsigned in
 	row[target] = (uint16_t)(keep + moved);
 }
 
+#if defined(__clang__)
+#define WTEO_SHUF(x, y, ...) __builtin_shufflevector(x, y, __VA_ARGS__)
+#else
+#define WTEO_SHUF(x, y, ...) __builtin_shuffle(x, y, (v8){ __VA_ARGS__ })
+#endif
+
 /*
  * wteo_pick() on a padded row (@mask has no bit at or past the table's
  * end, nor at or past @n, 8 or 16).
@@ -101,6 +107,30 @@ static inline int wteo_pick_padded(const uint16_t *row, uint32_t mask, uint32_t 
 	if (n > 8) {
 		memcpy(&r1, row + 8, sizeof(r1));
 		sum += r1 & (v8)((mv & hi) == hi);
+	}
+	if (n == 8) {
+		/*
+		 * Without the search loop, whose exit is random by design: the
+		 * state is the first lane whose running total exceeds x, i.e.
+		 * the number of lanes whose running total is at most x (a lane
+		 * outside the mask adds nothing, so it is never the first).
+		 */
+		const v8 z = { 0 };
+		v8 p = sum, le;
+		int cnt = 0;
+
+		p += WTEO_SHUF(p, z, 8, 0, 1, 2, 3, 4, 5, 6);
+		p += WTEO_SHUF(p, z, 8, 8, 0, 1, 2, 3, 4, 5);
+		p += WTEO_SHUF(p, z, 8, 8, 8, 8, 0, 1, 2, 3);
+		total = p[7];
+		if (!total)
+			return -1;
+		x = (uint32_t)(((uint64_t)draw * total) >> 32);
+		le = (v8)(p <= (v8){ (uint16_t)x, (uint16_t)x, (uint16_t)x, (uint16_t)x,
+				     (uint16_t)x, (uint16_t)x, (uint16_t)x, (uint16_t)x });
+		for (int j = 0; j < 8; j++)
+			cnt += le[j] & 1;
+		return cnt;
 	}
 	for (int j = 0; j < 8; j++)
 		total += sum[j];
