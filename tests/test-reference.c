@@ -267,10 +267,14 @@ static const char *const all_tables[] = { "power9", "power9-full", "pseries", "o
 
 static void test_teo612(void **state)
 {
-	/* Small pulses make ties in the sums' comparisons frequent. */
+	/*
+	 * Small pulses make ties in the sums' comparisons frequent; a large
+	 * pulse with a slow decay makes the unsigned sums wrap.
+	 */
 	static const char *const params[] = { NULL, "decay_shift=1", "pulse=1000000",
 					      "residency_threshold_ns=0", "pulse=1",
-					      "pulse=3 decay_shift=1", "pulse=2 decay_shift=2" };
+					      "pulse=3 decay_shift=1", "pulse=2 decay_shift=2",
+					      "pulse=1048576 decay_shift=24" };
 
 	(void)state;
 	compare_all(&pairs[0], all_tables, G_N_ELEMENTS(all_tables), params,

@@ -189,6 +189,51 @@ TEO_HOT teo_v4 teo_hsum4(teo_v4 a, teo_v4 b, teo_v4 c, teo_v4 d)
 }
 
 /*
+ * A bin never exceeds (PULSE + 1) << DECAY_SHIFT: if x <= B then
+ * x - (x >> s) + PULSE <= B - (B >> s) + PULSE < B for that B.  Up to
+ * this bound eight bins sum to less than 2^30, so no sum of the intercepts
+ * scan, nor twice it, wraps.
+ */
+#define TEO_SCAN_MAX_BIN (1u << 27)
+
+/*
+ * teo_select()'s intercepts scan when every state below @idx is enabled
+ * and passes teo_state_ok(), on at most 8 bins whose sums cannot wrap.
+ * The loop stops at the first i (going down from idx - 1) where twice
+ * the intercepts of bins i..idx-1 exceed @idx_intercept_sum.  Those sums
+ * only grow as i falls, so the i where it holds are 0..k and the loop
+ * returns k: one less than their number, or @idx when there are none.
+ * Counted without a loop, whose exit is data-dependent and mispredicts.
+ */
+TEO_HOT int teo_scan_intercepts8(const struct teo_cpu *cpu_data,
+				 const struct teo_env_cache *ec, int idx,
+				 unsigned int idx_intercept_sum)
+{
+	typedef int v4s __attribute__((vector_size(16)));
+	const teo_v4 z = { 0 };
+	const v4s t = { (int)idx_intercept_sum, (int)idx_intercept_sum,
+			(int)idx_intercept_sum, (int)idx_intercept_sum };
+	teo_v4 a, b, ma, mb, n;
+
+	memcpy(&a, cpu_data->intercepts, sizeof(a));
+	memcpy(&b, cpu_data->intercepts + 4, sizeof(b));
+	memcpy(&ma, ec->below, sizeof(ma));
+	memcpy(&mb, ec->below + 4, sizeof(mb));
+	a &= ma;
+	b &= mb;
+	/* sums of lanes i..7 */
+	b += TEO_SHUF(b, z, 1, 2, 3, 4);
+	b += TEO_SHUF(b, z, 2, 3, 4, 4);
+	a += TEO_SHUF(a, z, 1, 2, 3, 4);
+	a += TEO_SHUF(a, z, 2, 3, 4, 4);
+	a += TEO_SHUF(b, b, 0, 0, 0, 0);
+	/* lanes where the loop would stop: -1 each */
+	n = (teo_v4)((v4s)(a + a) > t) + (teo_v4)((v4s)(b + b) > t);
+	n = teo_hsum4(n, z, z, z);
+	return n[0] ? (int)(0u - n[0]) - 1 : idx;
+}
+
+/*
  * The sums of the kernel's first loop in teo_select(): idx_*_sum cover the
  * bins below the deepest enabled state, tick_intercept_sum all of them.
  */
@@ -427,7 +472,15 @@ TEO_HOT int teo_select_common(void *st, const struct is_gov_env *env,
 	if (2 * idx_intercept_sum > cpu_data->total - idx_hit_sum) {
 		/* enabled and teo_state_ok(): one bit test instead of two */
 		const uint32_t ok = call->tick_stopped ? ec->long_ok : ~env->disabled;
+		const uint32_t below_idx = (1u << idx) - 1;
 		int first_suitable_idx = idx;
+
+		if (nb == 8 && (ok & below_idx) == below_idx &&
+		    ((uint64_t)env->params->v[P_PULSE] + 1) << env->params->v[P_DECAY_SHIFT] <=
+			    TEO_SCAN_MAX_BIN) {
+			idx = teo_scan_intercepts8(cpu_data, ec, idx, idx_intercept_sum);
+			goto scanned;
+		}
 
 		intercept_sum = 0;
 
@@ -457,6 +510,7 @@ TEO_HOT int teo_select_common(void *st, const struct is_gov_env *env,
 			first_suitable_idx = i;
 		}
 	}
+scanned:
 	if (weighted && idx < prev_intercept_idx) {
 		/* states 0..prev_intercept_idx, enabled and teo_state_ok() */
 		uint32_t mask = (call->tick_stopped ? ec->long_ok : ~env->disabled) &
