@@ -358,11 +358,23 @@ static inline bool teo_state_ok(const struct teo_env_cache *ec, int i,
 	return !c->tick_stopped || ec->residency[i] >= env->tick_nsec;
 }
 
-static int teo_find_shallower_state(const struct teo_env_cache *ec,
-				    const struct is_gov_env *env, int state_idx,
-				    int64_t duration_ns, bool no_poll)
+TEO_HOT int teo_find_shallower_state(const struct teo_env_cache *ec,
+				     const struct is_gov_env *env, int state_idx,
+				     int64_t duration_ns, bool no_poll, int nb)
 {
 	int i;
+
+	/*
+	 * With no state below skipped, the loop ends at the deepest state
+	 * below whose residency is within @duration_ns, else at state 0;
+	 * residencies are non-decreasing, so that is a count (its exit is
+	 * data-dependent and would mispredict).
+	 */
+	if (!no_poll && !(env->disabled & ((1u << state_idx) - 1))) {
+		int n = teo_count_le(ec, state_idx, duration_ns, nb);
+
+		return n ? n - 1 : 0;
+	}
 
 	for (i = state_idx - 1; i >= 0; i--) {
 		if (is_disabled(env, i) || (no_poll && (ec->polling & (1u << i))))
@@ -546,7 +558,7 @@ scanned:
 
 	/* The stable backport: no teo_state_ok() condition here. */
 	if (ec->residency[idx] > duration_ns)
-		idx = teo_find_shallower_state(ec, env, idx, duration_ns, false);
+		idx = teo_find_shallower_state(ec, env, idx, duration_ns, false, nb);
 
 	if (ec->residency[idx] < tick_nsec &&
 	    tick_intercept_sum > cpu_data->total / 2 + cpu_data->total / 8)
@@ -558,7 +570,7 @@ end:
 		return idx;
 
 	if (idx > idx0 && ec->residency[idx] > delta_tick)
-		idx = teo_find_shallower_state(ec, env, idx, delta_tick, false);
+		idx = teo_find_shallower_state(ec, env, idx, delta_tick, false, nb);
 
 out_tick:
 	*stop_tick = false;
