@@ -268,7 +268,8 @@ TEO_HOT void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env,
 		uint64_t res_ns = (uint64_t)env->last_residency_ns;
 		uint64_t m = res_ns >= lat_ns ? res_ns - lat_ns / 2 : res_ns / 2;
 
-		measured_ns = cpu_data->time_span_ns >= sleep_length_ns ? UINT64_MAX : m;
+		/* masks, not a ternary: the compiler turned that into a branch */
+		measured_ns = m | (0 - (uint64_t)(cpu_data->time_span_ns >= sleep_length_ns));
 	}
 
 	/*
@@ -310,8 +311,13 @@ TEO_HOT void teo_update(struct teo_cpu *cpu_data, const struct is_gov_env *env,
 	 * enough; a residency is within a measured duration above S64_MAX.
 	 */
 	n_timer = teo_count_le(ec, count, sleep_length_ns, nb);
-	n_duration = teo_count_le(ec, count, measured_ns > (uint64_t)INT64_MAX ? INT64_MAX :
-					     (int64_t)measured_ns, nb);
+	{
+		uint64_t big = 0 - (uint64_t)(measured_ns > (uint64_t)INT64_MAX);
+
+		n_duration = teo_count_le(ec, count,
+					  (int64_t)((measured_ns & ~big) | ((uint64_t)INT64_MAX & big)),
+					  nb);
+	}
 	if (n_duration > n_timer)
 		n_duration = n_timer;
 	idx_timer = n_timer ? n_timer - 1 : 0;
