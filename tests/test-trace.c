@@ -394,22 +394,28 @@ static void test_long_binary(void **state)
 	assert_true(g_file_get_contents(b, &data, &len, NULL));
 	assert_true(len > (8u << 20));
 	cut = write_tmp(data, len - 1000);
-	for (int via_stdin = 0; via_stdin < 2; via_stdin++) {
+	/* 0: mapped, 1: stdin, 2: mapped in batches of up to 5 */
+	for (int mode = 0; mode < 3; mode++) {
 		for (int truncated = 0; truncated < 2; truncated++) {
 			const char *path = truncated ? cut : b;
 			struct is_trace_reader *r;
-			struct is_record rec;
+			struct is_record rec[5];
 			uint32_t i = 0;
 			int ret;
 
-			if (via_stdin)
+			if (mode == 1)
 				assert_non_null(freopen(path, "rb", stdin));
-			r = is_trace_open(via_stdin ? "-" : path, &err);
+			r = is_trace_open(mode == 1 ? "-" : path, &err);
 			assert_non_null(r);
-			while ((ret = is_trace_next(r, &rec, &err)) > 0) {
-				struct is_record want = long_rec(i++);
+			while ((ret = mode == 2 ? is_trace_next_batch(r, rec, 5, &err) :
+						  is_trace_next(r, rec, &err)) > 0) {
+				assert_true(ret <= 5);
+				for (int k = 0; k < ret; k++) {
+					struct is_record want = long_rec(i++);
 
-				assert_rec_equal(&rec, &want);
+					assert_rec_equal(&rec[k], &want);
+				}
+				assert_int_equal(is_trace_reader_count(r), i);
 			}
 			if (truncated) {
 				assert_int_equal(ret, -1);

@@ -74,6 +74,11 @@ struct is_source {
 	void *ctx;
 	/* 1: record, 0: end, -1: error */
 	int (*next)(void *ctx, struct is_record *rec, GError **error);
+	/*
+	 * Optional (NULL: one at a time through next): up to max records, as
+	 * is_trace_next_batch().  Only for sources that need no feedback.
+	 */
+	int (*next_batch)(void *ctx, struct is_record *recs, int max, GError **error);
 	void (*feedback)(void *ctx, int cpu, int64_t resume_ns);
 };
 

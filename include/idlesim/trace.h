@@ -132,6 +132,13 @@ const struct is_trace_header *is_trace_reader_header(const struct is_trace_reade
 /* 1: a record; 0: clean end (end marker checked); -1: error. */
 int is_trace_next(struct is_trace_reader *r, struct is_record *rec,
 		  GError **error);
+/*
+ * Up to @max (>= 1) records into @recs: the number read (> 0), 0 at a
+ * clean end, -1 on an error (then nothing was read: records before a bad
+ * one come back from the call before).
+ */
+int is_trace_next_batch(struct is_trace_reader *r, struct is_record *recs, int max,
+			GError **error);
 /* Records read so far. */
 uint64_t is_trace_reader_count(const struct is_trace_reader *r);
 void is_trace_close(struct is_trace_reader *r);

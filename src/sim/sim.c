@@ -41,6 +41,9 @@
 #include "idlesim/sim.h"
 #include "../governors/governors.h"
 
+/* Records decoded per call to a source that can hand out several. */
+#define SIM_BATCH 4
+
 struct sim_cpu {
 	void *gov;
 	struct is_gov_env env;
@@ -427,11 +430,22 @@ bool is_sim_run(struct is_sim *s, const struct is_source *src, GError **error)
 	int r;
 
 	s->src = src;
-	while ((r = src->next(src->ctx, &rec, error)) > 0)
-		if (!is_sim_feed(s, &rec, error)) {
-			r = -1;
-			break;
-		}
+	if (src->next_batch && !src->feedback) {
+		struct is_record recs[SIM_BATCH];
+
+		while ((r = src->next_batch(src->ctx, recs, SIM_BATCH, error)) > 0)
+			for (int i = 0; i < r; i++)
+				if (!is_sim_feed(s, &recs[i], error)) {
+					s->src = NULL;
+					return false;
+				}
+	} else {
+		while ((r = src->next(src->ctx, &rec, error)) > 0)
+			if (!is_sim_feed(s, &rec, error)) {
+				r = -1;
+				break;
+			}
+	}
 	s->src = NULL;
 	return r == 0;
 }
@@ -477,9 +491,15 @@ static int reader_next(void *ctx, struct is_record *rec, GError **error)
 	return is_trace_next(ctx, rec, error);
 }
 
+static int reader_next_batch(void *ctx, struct is_record *recs, int max, GError **error)
+{
+	return is_trace_next_batch(ctx, recs, max, error);
+}
+
 void is_source_from_reader(struct is_source *src, struct is_trace_reader *r)
 {
 	src->ctx = r;
 	src->next = reader_next;
+	src->next_batch = reader_next_batch;
 	src->feedback = NULL;
 }

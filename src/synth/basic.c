@@ -145,5 +145,6 @@ void is_source_from_basic(struct is_source *src, struct is_basic_gen *g)
 {
 	src->ctx = g;
 	src->next = basic_next;
+	src->next_batch = NULL;
 	src->feedback = NULL;
 }

@@ -323,6 +323,7 @@ void is_source_from_synth(struct is_source *src, struct is_synth *g)
 {
 	src->ctx = g;
 	src->next = synth_next;
+	src->next_batch = NULL;
 	src->feedback = synth_feedback;
 }
 
@@ -349,6 +350,7 @@ void is_source_from_synth_bounded(struct is_source *src, struct is_synth_bounded
 {
 	src->ctx = b;
 	src->next = bounded_next;
+	src->next_batch = NULL;
 	src->feedback = bounded_feedback;
 }
 

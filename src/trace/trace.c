@@ -349,6 +349,15 @@ int is_trace_next(struct is_trace_reader *r, struct is_record *rec, GError **err
 					 is_text_next(r, rec, error);
 }
 
+int is_trace_next_batch(struct is_trace_reader *r, struct is_record *recs, int max,
+			GError **error)
+{
+	if (r->done)
+		return 0;
+	return r->fmt == IS_FMT_BINARY ? is_bin_next_batch(r, recs, max, error) :
+					 is_text_next(r, recs, error);
+}
+
 void is_trace_close(struct is_trace_reader *r)
 {
 	if (!r)

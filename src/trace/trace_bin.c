@@ -290,6 +290,37 @@ int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error
 	return 1;
 }
 
+/*
+ * is_bin_next() for up to @max records: plain idle records are decoded in
+ * a loop; the first record that needs more (a state event, optional
+ * fields, the end, an error) ends the batch, or goes through
+ * is_bin_next() when it is the batch's first.
+ */
+int is_bin_next_batch(struct is_trace_reader *r, struct is_record *recs, int max,
+		      GError **error)
+{
+	int n = 0;
+
+	while (n < max) {
+		const unsigned char *p;
+
+		if (G_UNLIKELY(r->bpos >= r->refill))
+			fill(r);
+		p = r->buf + r->bpos;
+		if (!(r->blen - r->bpos >= MAXREC && p[0] == IS_BIN_REC_IDLE &&
+		      !(p[3] & (IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_DRAW))))
+			break;
+		decode_idle(p, &recs[n]);
+		if (G_UNLIKELY(!is_trace_check_fast(&r->h, r->last_t, &recs[n])))
+			break;
+		r->bpos += 48;
+		r->last_t = recs[n].t_ns;
+		r->count++;
+		n++;
+	}
+	return n ? n : is_bin_next(r, recs, error);
+}
+
 bool is_bin_write_header(struct is_trace_writer *w)
 {
 	g_autofree char *body = is_trace_header_body(&w->h);

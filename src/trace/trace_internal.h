@@ -88,6 +88,8 @@ bool is_text_write_end(struct is_trace_writer *w);
 
 bool is_bin_open(struct is_trace_reader *r, GError **error);
 int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error);
+int is_bin_next_batch(struct is_trace_reader *r, struct is_record *recs, int max,
+		      GError **error);
 bool is_bin_write_header(struct is_trace_writer *w);
 bool is_bin_write(struct is_trace_writer *w, const struct is_record *rec);
 bool is_bin_write_end(struct is_trace_writer *w);
