@@ -241,9 +241,18 @@ int is_synth_next(struct is_synth *g, struct is_record *rec)
 
 	if (g->pending >= 0)
 		finish(&g->cpu[g->pending]);
-	for (int i = 1; i < g->cfg.cpus; i++)
-		if (g->cpu[i].start < g->cpu[n].start)
-			n = i;
+	/* the earliest start, lowest CPU on ties; selects, not branches (random) */
+	{
+		int64_t best = g->cpu[0].start;
+
+		for (int i = 1; i < g->cfg.cpus; i++) {
+			const int64_t st = g->cpu[i].start;
+			const bool lt = st < best;
+
+			n = lt ? i : n;
+			best = lt ? st : best;
+		}
+	}
 	c = &g->cpu[n];
 	/* The earliest source ends the period; ties go to the timer. */
 	wake = c->periodic;
