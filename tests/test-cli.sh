@@ -177,6 +177,11 @@ expect 0 "replayed" -- sh -c "'$IDLESIM' run -t '$T/s1.trace' -g oracle >/dev/nu
 "$IDLESIM" synth -w mixed --duration 200ms -o "$T/d.bin" 2>/dev/null
 "$IDLESIM" convert "$T/d.bin" -o "$T/d.txt" --to text
 [ "$(awk '$1 == "I" { t = $3 } END { print (t < 200000000) }' "$T/d.txt")" = 1 ] && ok || bad "synth --duration overran"
+# a waker's periods come out of time order: the file is sorted, whole, and replays
+"$IDLESIM" synth -w schbench --wparam waker=cpu0 --cpus 4 --duration 2s -o "$T/wk.trace" 2>/dev/null &&
+	"$IDLESIM" run -t "$T/wk.trace" -g teo-6.12 >/dev/null && ok || bad "synth waker=cpu0: no valid trace"
+[ "$(awk '$1 == "I" { n[$2]++; if ($3 > 1900000000) late[$2]++ } END { print length(n), length(late) }' "$T/wk.trace")" = "4 4" ] &&
+	ok || bad "synth waker=cpu0 --duration: a CPU stopped early"
 expect 2 "unknown scenario 'nope'" -- "$IDLESIM" synth -w nope --periods 10 -o "$T/x.trace"
 expect 2 "workload schbench has no param 'nope'" -- "$IDLESIM" synth -w schbench --wparam nope=1 --periods 10 -o "$T/x.trace"
 expect 2 "out of range 1..4096" -- "$IDLESIM" synth -w schbench --wparam threads=0 --periods 10 -o "$T/x.trace"

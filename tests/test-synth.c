@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <math.h>
 #include <string.h>
@@ -387,6 +388,155 @@ static void run_loop(const struct is_governor *g, const char *name, const char *
 	is_states_free(t);
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * schbench waker=cpu0 on 4 CPUs (send_us=3), fed back a resume @lat0
+ * after each of CPU 0's wakeups, as a state with that exit latency would.
+ * CPU 0's sends are read off its records: after a wakeup it works 5 us
+ * (5 us + 1 ns when drawn, 2 us after an interrupt that woke no task),
+ * 9 us more when its one-shot wait ended the period (the thread runs at
+ * the resume and sends to CPUs 1..3, 3 us apart) and 9 us more when the
+ * wait expired during that work (the sends then start when it ends).  Checks that every
+ * IPI that ends CPU k's idle period arrives k * 3 us after a send, and that
+ * no idle period of CPU k holds such an arrival (no message slept
+ * through).  Returns the IPI wakeups; *ooo: a record came before an
+ * earlier one.
+ */
+static int waker_check(int64_t lat0, bool *ooo)
+{
+	const int n = 40000;
+	const int64_t send = 3000, round = 3 * send;
+	struct is_synth *g = gen("schbench", 4, 9, "waker=cpu0,send_us=3");
+	struct is_record *recs = g_new(struct is_record, n), *prev0 = NULL;
+	int64_t *sends = g_new(int64_t, 2 * n), last_t = 0;
+	int ns = 0, ipis = 0;
+
+	*ooo = false;
+	for (int i = 0; i < n; i++) {
+		struct is_record *r = &recs[i];
+
+		is_synth_next(g, r);
+		*ooo |= r->t_ns < last_t;
+		last_t = r->t_ns;
+		if (r->cpu != 0)
+			continue;
+		is_synth_feedback(g, 0, r->t_ns + r->idle_ns + lat0);
+		if (prev0) {
+			int64_t res = prev0->t_ns + prev0->idle_ns + lat0;
+			int64_t work = r->t_ns - res;
+			/* work after a wakeup: draws are 1 ns over the 5 us */
+			bool hk = prev0->cause == IS_CAUSE_TIMER && (work == 5000 || work == 5000 + round);
+			bool shot = prev0->cause == IS_CAUSE_TIMER && !hk;
+			int64_t base = hk ? 5000 : shot ? 5001 + round :
+				       prev0->flags & IS_F_NOWORK ? 2000 : 5001;
+
+			if (work != base && work != base + round)
+				fail_msg("CPU 0: %" PRId64 " ns of work after a wakeup (cause %d)", work,
+					 prev0->cause);
+			if (shot)
+				sends[ns++] = res;
+			if (work == base + round)
+				sends[ns++] = r->t_ns - round;
+		}
+		prev0 = r;
+	}
+	qsort(sends, (size_t)ns, sizeof(*sends), cmp_i64);
+	for (int i = 0; i < n; i++) {
+		const struct is_record *r = &recs[i];
+		int64_t at, lo;
+		size_t a = 0, z = (size_t)ns;
+
+		if (r->cpu == 0 || (prev0 && r->t_ns + r->idle_ns > prev0->t_ns))
+			continue;  /* beyond what CPU 0's records tell */
+		if (r->cause == IS_CAUSE_IPI) {
+			at = r->t_ns + r->idle_ns - r->cpu * send;
+			if (!bsearch(&at, sends, (size_t)ns, sizeof(*sends), cmp_i64))
+				fail_msg("CPU %u: IPI at %" PRId64 " was not sent (lat %" PRId64 ")",
+					 r->cpu, r->t_ns + r->idle_ns, lat0);
+			ipis++;
+		}
+		/* the first arrival after the period began must not precede its end */
+		lo = r->t_ns + 1 - r->cpu * send;
+		while (a < z) {
+			size_t mid = (a + z) / 2;
+
+			if (sends[mid] < lo)
+				a = mid + 1;
+			else
+				z = mid;
+		}
+		if (a < (size_t)ns && sends[a] + r->cpu * send < r->t_ns + r->idle_ns)
+			fail_msg("CPU %u slept through a message at %" PRId64 " (lat %" PRId64 ")",
+				 r->cpu, sends[a] + r->cpu * send, lat0);
+	}
+	g_free(sends);
+	g_free(recs);
+	is_synth_free(g);
+	return ipis;
+}
+
+static void test_waker(void **state)
+{
+	bool ooo;
+	int a, b;
+
+	(void)state;
+	a = waker_check(0, &ooo);
+	assert_true(ooo);
+	b = waker_check(30000, &ooo);
+	/* ~3 workers x 40000 / 4 periods each, mostly message wakeups */
+	assert_true(a > 10000 && b > 10000);
+}
+
+/*
+ * The sorted source puts those records in time order, all of them, and
+ * a --duration bound keeps every record starting before it.
+ */
+static void test_waker_sorted(void **state)
+{
+	const int64_t until = 3 * 1000000000LL;
+	struct is_synth_bounded b = { .periods = 30000 };
+	struct is_synth_bounded u = { .until_ns = until };
+	struct is_synth_sorted *s, *su;
+	struct is_record r;
+	int64_t last = INT64_MIN;
+	uint64_t n = 0, per_cpu[4] = { 0 };
+
+	(void)state;
+	b.g = gen("schbench", 4, 9, "waker=cpu0");
+	s = is_synth_sorted_new(&b);
+	while (is_synth_sorted_next(s, &r) > 0) {
+		assert_true(r.t_ns >= last);
+		last = r.t_ns;
+		n++;
+	}
+	assert_int_equal(n, 30000);
+	assert_int_equal(b.n, 30000);
+	is_synth_sorted_free(s);
+	is_synth_free(b.g);
+
+	u.g = gen("schbench", 4, 9, "waker=cpu0");
+	su = is_synth_sorted_new(&u);
+	last = INT64_MIN;
+	while (is_synth_sorted_next(su, &r) > 0) {
+		assert_true(r.t_ns >= last && r.t_ns < until);
+		last = r.t_ns;
+		per_cpu[r.cpu]++;
+	}
+	/* every CPU ran up to the end, none stopped early */
+	for (int i = 0; i < 4; i++)
+		assert_true(per_cpu[i] > 100);
+	assert_true(is_synth_min_start(u.g) >= until);
+	is_synth_sorted_free(su);
+	is_synth_free(u.g);
+}
+
 static void test_closed_loop_tick(void **state)
 {
 	struct closed keep, stop;
@@ -472,6 +622,8 @@ int main(void)
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_cpu_count),
 		cmocka_unit_test(test_scenario_rates),
+		cmocka_unit_test(test_waker),
+		cmocka_unit_test(test_waker_sorted),
 		cmocka_unit_test(test_closed_loop_tick),
 		cmocka_unit_test(test_closed_loop_latency_limit),
 		cmocka_unit_test(test_closed_loop_exit_latency),

@@ -87,6 +87,15 @@ struct is_synth_blocks {
 	double phase_scale_pct;           /* ... and the period are scaled ... */
 	int64_t phase_every_ns;           /* ... for this long, then not for as
 					     long, and so on (0: for good) */
+	/*
+	 * A waker (only CPU 0 may be one) sends one IPI to every CPU with
+	 * from_waker each time its one-shot wait ends, send_ns apart in CPU
+	 * order, starting when it resumes work: its own wakeup latency delays
+	 * them (closed loop across CPUs).
+	 */
+	bool waker;
+	int64_t send_ns;
+	bool from_waker;
 };
 
 struct is_workload {
@@ -115,8 +124,16 @@ struct is_synth_config {
 struct is_synth;
 struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error);
 void is_synth_free(struct is_synth *g);
-/* Next record in time order over all CPUs (always 1). */
+/*
+ * Next record (always 1): the CPU whose idle period starts first, lowest
+ * CPU on ties; except that with a waker, a worker's period whose end could
+ * be the waker's next IPI waits, and the waker's periods come first until
+ * that IPI is known (so records are then not in time order across CPUs;
+ * see struct is_synth_sorted).
+ */
 int is_synth_next(struct is_synth *g, struct is_record *rec);
+/* No record to come starts before this (the earliest next start). */
+int64_t is_synth_min_start(const struct is_synth *g);
 /* The CPU of the last record resumed work at @resume_ns (closed loop). */
 void is_synth_feedback(struct is_synth *g, int cpu, int64_t resume_ns);
 uint64_t is_synth_records(const struct is_synth *g);
@@ -124,8 +141,9 @@ uint64_t is_synth_records(const struct is_synth *g);
 void is_source_from_synth(struct is_source *src, struct is_synth *g);
 
 /*
- * The same, ending after @periods records (0: no bound) or at the first
- * record starting at or after @until_ns (0: no bound).
+ * The same, ending after @periods records (0: no bound) or once no record
+ * to come starts before @until_ns (0: no bound), leaving out those that
+ * start at or after it.
  */
 struct is_synth_bounded {
 	struct is_synth *g;
@@ -134,5 +152,15 @@ struct is_synth_bounded {
 	uint64_t n;              /* records given so far */
 };
 void is_source_from_synth_bounded(struct is_source *src, struct is_synth_bounded *b);
+
+/*
+ * A bounded generator's records in time order (by start, then in the
+ * order generated), for writing a trace: open loop, no feedback.
+ */
+struct is_synth_sorted;
+struct is_synth_sorted *is_synth_sorted_new(struct is_synth_bounded *b);
+void is_synth_sorted_free(struct is_synth_sorted *s);
+/* 1: a record, 0: the end. */
+int is_synth_sorted_next(struct is_synth_sorted *s, struct is_record *rec);
 
 #endif

@@ -160,7 +160,7 @@ int cmd_synth(int argc, char **argv)
 	struct is_synth *g = NULL;
 	struct is_trace_header h;
 	struct is_synth_bounded lim = { 0 };
-	struct is_source src;
+	struct is_synth_sorted *sorted = NULL;
 	struct is_record rec;
 	enum is_trace_format fmt;
 	GError *err = NULL;
@@ -223,10 +223,13 @@ int cmd_synth(int argc, char **argv)
 	lim.g = g;
 	lim.periods = (uint64_t)w.periods;
 	lim.until_ns = w.until_ns;
-	is_source_from_synth_bounded(&src, &lim);
-	while ((n = src.next(src.ctx, &rec, &err)) > 0)
-		if (!is_trace_write(wr, &rec, &err))
+	/* a waker's periods can come before earlier ones of other CPUs */
+	sorted = is_synth_sorted_new(&lim);
+	while ((n = is_synth_sorted_next(sorted, &rec)) > 0)
+		if (!is_trace_write(wr, &rec, &err)) {
+			n = -1;
 			break;
+		}
 	if (n != 0 || !is_trace_writer_commit(wr, &err)) {
 		is_trace_writer_abort(wr);
 		goto fail;
@@ -240,6 +243,7 @@ fail:
 	g_error_free(err);
 out:
 	is_trace_header_clear(&h);
+	is_synth_sorted_free(sorted);
 	is_synth_free(g);
 	is_states_free(table);
 	g_free(w.name);

@@ -96,11 +96,16 @@ static void ebizzy_build(const struct is_params *p, int cpu, struct is_synth_blo
 
 /* ---- schbench --------------------------------------------------------------- */
 
-enum { SB_THREADS, SB_MSG_US, SB_WORK_US, SB_N };
+enum { SB_THREADS, SB_MSG_US, SB_WORK_US, SB_WAKER, SB_SEND_US, SB_N };
+static const char *const sb_waker[] = { "open", "cpu0", NULL };
 static const struct is_param_desc schbench_params[] = {
 	{ "threads", "schbench -t: worker threads per message thread", 2, 1, 4096, NULL },
 	{ "msg_us", "mean time between two messages to one worker (schbench -s, 30 ms)", 30000, 1, 10000000, NULL },
 	{ "work_us", "mean CPU time a worker spends per message (exponential; an assumption)", 200, 1, 1000000, NULL },
+	{ "waker", "open: each worker's messages are a drawn stream; cpu0: CPU 0 runs the "
+		   "message thread and sends them, delayed by its own wakeup latency", 0, 0, 1,
+	  sb_waker },
+	{ "send_us", "waker=cpu0: CPU time per message sent (an assumption)", 2, 1, 10000, NULL },
 	COMMON_PARAMS,
 };
 
@@ -108,13 +113,29 @@ static void schbench_build(const struct is_params *p, int cpu, struct is_synth_b
 {
 	double gap = (double)p->v[SB_MSG_US] * US / (double)p->v[SB_THREADS];
 
-	(void)cpu;
 	housekeeping(b, 1000 * MS);
-	/* More threads per message thread: more wakeups on every CPU. */
-	b->ipi_gap = (struct is_dist){ IS_DIST_EXP, gap, 0 };
-	b->busy = (struct is_dist){ IS_DIST_EXP, (double)p->v[SB_WORK_US] * US, 0 };
 	b->irq_on_hz = 20;
 	b->nowork_share = 0.5;
+	if (p->v[SB_WAKER] == 1 && cpu == 0) {
+		/*
+		 * The message thread: sleeps, then messages every worker CPU
+		 * once; each worker sees messages at the same mean rate as
+		 * with waker=open.
+		 */
+		b->waker = true;
+		b->send_ns = p->v[SB_SEND_US] * 1000;
+		b->sleep = (struct is_dist){ IS_DIST_EXP, gap, 0 };
+		b->sleep_cause = IS_CAUSE_TIMER;
+		b->arm_after = 1u << IS_SRC_ONESHOT;
+		b->busy = (struct is_dist){ IS_DIST_FIXED, 5 * US, 0 };
+	} else {
+		/* More threads per message thread: more wakeups on every CPU. */
+		if (p->v[SB_WAKER] == 1)
+			b->from_waker = true;
+		else
+			b->ipi_gap = (struct is_dist){ IS_DIST_EXP, gap, 0 };
+		b->busy = (struct is_dist){ IS_DIST_EXP, (double)p->v[SB_WORK_US] * US, 0 };
+	}
 	common(p, SB_N, b);
 }
 
@@ -232,7 +253,8 @@ static const struct is_workload ebizzy = {
 W(schbench, "schbench: message threads waking worker threads",
   "workers woken by messages (IPIs) at a rate growing with -t, each doing a short "
   "piece of work; the wakeup latency schbench reports is the exit latency paid",
-  "the message thread's own CPU, futex hand-off chains, run-queue waiting, migration",
+  "the message thread's own CPU unless waker=cpu0, futex hand-off chains, run-queue "
+  "waiting, migration",
   schbench_params, schbench_build);
 W(pgbench, "pgbench: client transactions with I/O completion interrupts",
   "backends woken by client requests (IPIs) at clients x tps_per_client, working, "

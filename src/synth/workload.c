@@ -14,7 +14,10 @@
  *   - Poisson arrivals (device interrupts, or IPIs for bursty messaging)
  *     whose rate switches between an "on" and an "off" value after
  *     exponential sojourns (a Markov-modulated Poisson process);
- *   - IPIs from another CPU's thread, with drawn inter-arrival gaps;
+ *   - IPIs from another CPU's thread, with drawn inter-arrival gaps, or
+ *     from a waker: CPU 0's thread, which after each of its one-shot waits
+ *     sends one IPI to every worker CPU (send_ns apart, in CPU order)
+ *     once it runs, i.e. when CPU 0 resumes work;
  * and each wakeup is followed by a busy period drawn from its distribution
  * (an interrupt that wakes no task runs 2 us and leaves the tick stopped).
  * Events that fall inside a busy period are taken while busy.  After
@@ -31,10 +34,16 @@
  * governor's state cost (and every tick or poll-limit re-selection the
  * simulation made on the way), hence when the next one-shot wait begins,
  * when the CPU next goes idle, and which open-loop events it sleeps
- * through or takes while busy.  Interactions between CPUs are not
- * modelled: an IPI's sender is open-loop (its own wakeup latency does not
- * delay the message).  Without feedback (writing a trace file) the work
- * starts at the wakeup itself: the file is an open-loop rendering.
+ * through or takes while busy.  Between CPUs only through a waker: its
+ * messages leave when it resumes, so the exit latency of CPU 0's state
+ * delays every worker's wakeup (drawn IPI streams are open-loop: their
+ * sender's latency does not delay them).  A worker's idle period that the
+ * waker's next message could end is produced only once that message's
+ * time is known, i.e. after the waker's period that precedes it, even if
+ * that one starts later: records then leave time order across CPUs
+ * (is_synth_sorted restores it for trace files).  Without feedback
+ * (writing a trace file) the work starts at the wakeup itself: the file
+ * is an open-loop rendering.
  *
  * One gsl_rng (mt19937) per CPU seeded from (seed, cpu), and CPU roles that
  * do not depend on the CPU count: CPU 0's open-loop stream is the same
@@ -68,6 +77,8 @@ struct is_synth {
 	struct syn_cpu *cpu;
 	int pending;            /* CPU whose last record awaits its end */
 	uint64_t records;
+	bool waker;             /* CPU 0 is a waker */
+	int nworkers;           /* CPUs with from_waker */
 };
 
 double is_dist_draw(const struct is_dist *d, gsl_rng *r)
@@ -181,6 +192,8 @@ struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error)
 		c->b.mod_cause = IS_CAUSE_IRQ;
 		c->b.arm_after = 1u << IS_SRC_ONESHOT;
 		cfg->w->build(&cfg->params, i, &c->b);
+		if (c->b.from_waker)
+			c->b.ipi_gap.kind = IS_DIST_NONE;  /* only the waker's */
 		c->rng = gsl_rng_alloc(gsl_rng_mt19937);
 		gsl_rng_set(c->rng, (unsigned long)(cfg->seed * 1000003u + (uint64_t)i));
 		c->start = (int64_t)gsl_rng_uniform_int(c->rng, 100000);
@@ -191,7 +204,11 @@ struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error)
 		c->oneshot = arm_oneshot(c, c->start);
 		c->irq = next_irq(c, c->start);
 		c->ipi = next_ipi(c, c->start);
+		g->nworkers += c->b.from_waker;
 	}
+	g->waker = g->cpu[0].b.waker;
+	if (!g->waker)
+		g->nworkers = 0;
 	return g;
 }
 
@@ -211,11 +228,43 @@ void is_synth_feedback(struct is_synth *g, int cpu, int64_t resume_ns)
 		g->cpu[cpu].resume = resume_ns;
 }
 
-/* The work after the last wakeup: from the resume time to the next idle. */
-static void finish(struct syn_cpu *c)
+/*
+ * The waker's thread runs at @t: one IPI to each worker, send_ns apart.
+ * A worker busy at the arrival (its next idle period not begun) takes it
+ * in its running work; one still pending keeps the earlier arrival.
+ */
+static void send_ipis(struct is_synth *g, int64_t t)
 {
+	int k = 0;
+
+	for (int i = 1; i < g->cfg.cpus; i++) {
+		struct syn_cpu *w = &g->cpu[i];
+		int64_t at;
+
+		if (!w->b.from_waker)
+			continue;
+		at = t + ++k * g->cpu[0].b.send_ns;
+		if (at > w->start && at < w->ipi)
+			w->ipi = at;
+	}
+}
+
+/* The work after the last wakeup: from the resume time to the next idle. */
+static void finish(struct is_synth *g, int cpu)
+{
+	struct syn_cpu *c = &g->cpu[cpu];
 	int64_t end = c->resume + c->busy;
 
+	if (cpu == 0 && g->waker) {
+		/* the one-shot wait ended the period: the thread runs now */
+		if (c->last_src == IS_SRC_ONESHOT)
+			send_ipis(g, c->resume);
+		/* it ended during the work: the thread runs after it */
+		if (c->oneshot <= end) {
+			send_ipis(g, end);
+			end += g->nworkers * c->b.send_ns;
+		}
+	}
 	while (c->irq <= end)
 		c->irq = next_irq(c, c->irq);
 	while (c->ipi <= end)
@@ -240,7 +289,7 @@ int is_synth_next(struct is_synth *g, struct is_record *rec)
 	int n = 0;
 
 	if (g->pending >= 0)
-		finish(&g->cpu[g->pending]);
+		finish(g, g->pending);
 	/* the earliest start, lowest CPU on ties; selects, not branches (random) */
 	{
 		int64_t best = g->cpu[0].start;
@@ -252,6 +301,25 @@ int is_synth_next(struct is_synth *g, struct is_record *rec)
 			n = lt ? i : n;
 			best = lt ? st : best;
 		}
+	}
+	/*
+	 * A worker's period may end with the waker's next IPI, which comes
+	 * no earlier than the waker's one-shot expiry plus send_ns but is
+	 * known only once the waker's period ending there has run: until
+	 * then, unless the worker's own sources end it by that expiry, the
+	 * waker's periods go first.
+	 */
+	if (g->waker && n != 0 && g->cpu[n].b.from_waker) {
+		const struct syn_cpu *w = &g->cpu[n];
+		int64_t own = w->periodic;
+
+		own = w->oneshot < own ? w->oneshot : own;
+		own = w->irq < own ? w->irq : own;
+		own = w->ipi < own ? w->ipi : own;
+		if (own == NEVER)
+			own = w->start + (int64_t)MAX_DRAW_NS;
+		if (own > g->cpu[0].oneshot)
+			n = 0;
 	}
 	c = &g->cpu[n];
 	/* The earliest source ends the period; ties go to the timer. */
@@ -294,6 +362,8 @@ int is_synth_next(struct is_synth *g, struct is_record *rec)
 	} else if (wake == c->oneshot) {
 		c->last_src = IS_SRC_ONESHOT;
 		c->oneshot = NEVER;
+		if (n == 0 && g->waker)
+			c->busy += g->nworkers * c->b.send_ns;
 	} else if (wake == c->irq) {
 		c->last_src = IS_SRC_MODULATED;
 		c->irq = next_irq(c, wake);
@@ -343,9 +413,14 @@ static int bounded_next(void *ctx, struct is_record *rec, GError **error)
 	(void)error;
 	if (b->periods && b->n >= b->periods)
 		return 0;
-	is_synth_next(b->g, rec);
-	if (b->until_ns > 0 && rec->t_ns >= b->until_ns)
-		return 0;
+	for (;;) {
+		is_synth_next(b->g, rec);
+		if (b->until_ns <= 0 || rec->t_ns < b->until_ns)
+			break;
+		/* past the end: done once every CPU is */
+		if (is_synth_min_start(b->g) >= b->until_ns)
+			return 0;
+	}
 	b->n++;
 	return 1;
 }
@@ -366,4 +441,123 @@ void is_source_from_synth_bounded(struct is_source *src, struct is_synth_bounded
 uint64_t is_synth_records(const struct is_synth *g)
 {
 	return g->records;
+}
+
+int64_t is_synth_min_start(const struct is_synth *g)
+{
+	int64_t m = g->cpu[0].start;
+
+	for (int i = 1; i < g->cfg.cpus; i++)
+		m = g->cpu[i].start < m ? g->cpu[i].start : m;
+	return m;
+}
+
+/* ---- records in time order -------------------------------------------- */
+
+struct sorted_ent {
+	struct is_record rec;
+	uint64_t seq;
+};
+
+struct is_synth_sorted {
+	struct is_synth_bounded *b;
+	GArray *heap;           /* struct sorted_ent, a binary min-heap */
+	uint64_t seq;
+	bool done;              /* the source has ended */
+};
+
+static bool ent_less(const struct sorted_ent *x, const struct sorted_ent *y)
+{
+	return x->rec.t_ns < y->rec.t_ns || (x->rec.t_ns == y->rec.t_ns && x->seq < y->seq);
+}
+
+static void heap_push(GArray *h, const struct sorted_ent *e)
+{
+	size_t i = h->len;
+
+	g_array_append_val(h, *e);
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		struct sorted_ent *a = &g_array_index(h, struct sorted_ent, i);
+		struct sorted_ent *pa = &g_array_index(h, struct sorted_ent, p);
+		struct sorted_ent t;
+
+		if (!ent_less(a, pa))
+			break;
+		t = *a;
+		*a = *pa;
+		*pa = t;
+		i = p;
+	}
+}
+
+static void heap_pop(GArray *h, struct sorted_ent *out)
+{
+	size_t i = 0, n;
+
+	*out = g_array_index(h, struct sorted_ent, 0);
+	g_array_index(h, struct sorted_ent, 0) = g_array_index(h, struct sorted_ent, h->len - 1);
+	g_array_set_size(h, h->len - 1);
+	n = h->len;
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct sorted_ent t;
+
+		if (l < n && ent_less(&g_array_index(h, struct sorted_ent, l),
+				      &g_array_index(h, struct sorted_ent, m)))
+			m = l;
+		if (r < n && ent_less(&g_array_index(h, struct sorted_ent, r),
+				      &g_array_index(h, struct sorted_ent, m)))
+			m = r;
+		if (m == i)
+			break;
+		t = g_array_index(h, struct sorted_ent, i);
+		g_array_index(h, struct sorted_ent, i) = g_array_index(h, struct sorted_ent, m);
+		g_array_index(h, struct sorted_ent, m) = t;
+		i = m;
+	}
+}
+
+struct is_synth_sorted *is_synth_sorted_new(struct is_synth_bounded *b)
+{
+	struct is_synth_sorted *s = g_new0(struct is_synth_sorted, 1);
+
+	s->b = b;
+	s->heap = g_array_new(FALSE, FALSE, sizeof(struct sorted_ent));
+	return s;
+}
+
+void is_synth_sorted_free(struct is_synth_sorted *s)
+{
+	if (!s)
+		return;
+	g_array_unref(s->heap);
+	g_free(s);
+}
+
+/*
+ * Records start where their CPU's next period starts, and those starts
+ * only grow: a record no later than the earliest of them precedes every
+ * record still to come.
+ */
+int is_synth_sorted_next(struct is_synth_sorted *s, struct is_record *rec)
+{
+	struct sorted_ent e;
+
+	while (!s->done &&
+	       (s->heap->len == 0 ||
+		g_array_index(s->heap, struct sorted_ent, 0).rec.t_ns >
+			is_synth_min_start(s->b->g))) {
+		if (bounded_next(s->b, &e.rec, NULL) <= 0) {
+			s->done = true;
+			break;
+		}
+		e.seq = s->seq++;
+		heap_push(s->heap, &e);
+	}
+	if (s->heap->len == 0)
+		return 0;
+	heap_pop(s->heap, &e);
+	*rec = e.rec;
+	return 1;
 }
