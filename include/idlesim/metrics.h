@@ -101,7 +101,8 @@ static inline void is_scorer_use(struct is_scorer *c, const struct is_state_tabl
 /* is_ideal_state() on a current scorer. */
 static inline int is_scorer_ideal(const struct is_scorer *c, int64_t idle_ns)
 {
-	int n = is_count_le16(c->thr, idle_ns);
+	/* thr[] is INT64_MAX past the candidates: 8 values hold up to 7 */
+	int n = c->m < 8 ? is_count_le8(c->thr, idle_ns) : is_count_le16(c->thr, idle_ns);
 
 	n = n < c->m ? n : c->m;
 	return n ? c->idx[n - 1] : c->none;
