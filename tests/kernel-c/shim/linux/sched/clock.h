@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+#ifndef KC_SHIM_SCHED_CLOCK_H
+#define KC_SHIM_SCHED_CLOCK_H
+
+#include <linux/kernel.h>
+
+u64 local_clock(void);
+
+#endif
