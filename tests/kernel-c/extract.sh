@@ -9,7 +9,7 @@
 # (/usr/src/linux-source-6.12.tar.xz) or an unpacked tree.
 set -eu
 src=$1
-patches=$2
+patches=$(cd "$2" && pwd)
 out=$(cd "$3" && pwd)
 d=drivers/cpuidle/governors
 tmp=$(mktemp -d "$out/extract.XXXXXX")
