@@ -137,20 +137,12 @@ static void test_closed_loop(void **state)
 			GArray *b = run_synth(pairs[p].ref, cases[c].workload, cases[c].wparams,
 					      cases[c].latency_req_ns, &mb, db);
 
+			char *what = g_strdup_printf("%s on %s %s", pairs[p].lib, cases[c].workload,
+						     cases[c].wparams ? cases[c].wparams : "");
+
 			assert_true(a->len >= 150000);  /* a selection per period at least */
-			assert_int_equal(a->len, b->len);
-			for (guint i = 0; i < a->len; i++)
-				if (memcmp(&g_array_index(a, struct entry, i),
-					   &g_array_index(b, struct entry, i), sizeof(struct entry)))
-					fail_msg("%s on %s %s: selection %u differs", pairs[p].lib,
-						 cases[c].workload,
-						 cases[c].wparams ? cases[c].wparams : "", i);
-			assert_memory_equal(&ma, &mb, sizeof(ma));
-			assert_string_equal(da->str, db->str);
-			g_array_free(a, true);
-			g_array_free(b, true);
-			g_string_free(da, true);
-			g_string_free(db, true);
+			assert_same_runs(what, a, b, &ma, &mb, da, db);
+			g_free(what);
 		}
 }
 

@@ -32,23 +32,7 @@ static int kc_wteo_init(void *st, const struct is_gov_env *env)
 	return wteo_governor.enable(drv, dev);
 }
 
-static int kc_wteo_select(void *st, const struct is_gov_env *env, struct is_gov_call *call,
-			  bool *stop_tick)
-{
-	struct cpuidle_driver *drv;
-	struct cpuidle_device *dev;
-
-	kc_begin_select(st, env, call, &drv, &dev);
-	return wteo_governor.select(drv, dev, stop_tick);
-}
-
-static void kc_wteo_reflect(void *st, const struct is_gov_env *env, const struct is_gov_wake *w)
-{
-	struct cpuidle_device *dev;
-
-	kc_begin_reflect(st, env, w, &dev);
-	wteo_governor.reflect(dev, w->entered);
-}
+KC_SELECT_REFLECT(kc_wteo, wteo_governor)
 
 static void kc_wteo_dump(const void *st, const struct is_gov_env *env, GString *out)
 {

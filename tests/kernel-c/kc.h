@@ -39,22 +39,8 @@ void kc_begin_select(struct kc_cpu *k, const struct is_gov_env *env, struct is_g
 void kc_begin_reflect(struct kc_cpu *k, const struct is_gov_env *env,
 		      const struct is_gov_wake *wake, struct cpuidle_device **dev);
 
-/*
- * The idlesim governor @sym around the kernel's struct cpuidle_governor
- * @gov, whose per-CPU data is @percpu (zeroed at enable, as at boot).
- */
-#define KC_GOVERNOR(sym, gname, gov, percpu)					\
-static int sym##_init(void *st, const struct is_gov_env *env)			\
-{										\
-	struct cpuidle_driver *drv;						\
-	struct cpuidle_device *dev;						\
-										\
-	if (!kc_enable(st, env, &drv, &dev))					\
-		return -1;							\
-	memset(&percpu[env->cpu], 0, sizeof(percpu[0]));			\
-	return gov.enable(drv, dev);						\
-}										\
-										\
+/* select() and reflect() of the idlesim governor @sym around @gov. */
+#define KC_SELECT_REFLECT(sym, gov)						\
 static int sym##_select(void *st, const struct is_gov_env *env,		\
 			struct is_gov_call *call, bool *stop_tick)		\
 {										\
@@ -72,7 +58,25 @@ static void sym##_reflect(void *st, const struct is_gov_env *env,		\
 										\
 	kc_begin_reflect(st, env, w, &dev);					\
 	gov.reflect(dev, w->entered);						\
+}
+
+/*
+ * The idlesim governor @sym around the kernel's struct cpuidle_governor
+ * @gov, whose per-CPU data is @percpu (zeroed at enable, as at boot).
+ */
+#define KC_GOVERNOR(sym, gname, gov, percpu)					\
+static int sym##_init(void *st, const struct is_gov_env *env)			\
+{										\
+	struct cpuidle_driver *drv;						\
+	struct cpuidle_device *dev;						\
+										\
+	if (!kc_enable(st, env, &drv, &dev))					\
+		return -1;							\
+	memset(&percpu[env->cpu], 0, sizeof(percpu[0]));			\
+	return gov.enable(drv, dev);						\
 }										\
+										\
+KC_SELECT_REFLECT(sym, gov)							\
 										\
 const struct is_governor sym = {						\
 	.name = gname,								\

@@ -212,6 +212,32 @@ static GArray *run(const struct is_governor *g, const char *param, const struct 
 	return l.d;
 }
 
+/*
+ * Runs @a and @b (with their metrics and dumps) must be the same; @what
+ * names the case in a failure.  Frees them.
+ */
+static void assert_same_runs(const char *what, GArray *a, GArray *b, const struct is_metrics *ma,
+			     const struct is_metrics *mb, GString *da, GString *db)
+{
+	assert_int_equal(a->len, b->len);
+	for (guint i = 0; i < a->len; i++) {
+		const struct entry *x = &g_array_index(a, struct entry, i);
+		const struct entry *y = &g_array_index(b, struct entry, i);
+
+		if (memcmp(x, y, sizeof(*x)))
+			fail_msg("%s: selection %u differs: cpu %d/%d state %d/%d entered %d/%d stop %d/%d read %d/%d draw %d:%u/%d:%u",
+				 what, i, x->cpu, y->cpu, x->state, y->state, x->entered,
+				 y->entered, x->stop, y->stop, x->read, y->read, x->drew, x->draw,
+				 y->drew, y->draw);
+	}
+	assert_memory_equal(ma, mb, sizeof(*ma));
+	assert_string_equal(da->str, db->str);
+	g_array_free(a, true);
+	g_array_free(b, true);
+	g_string_free(da, true);
+	g_string_free(db, true);
+}
+
 static void compare(const struct pair *p, const char *param, const char *tab, bool exact,
 		    uint64_t seed, int n)
 {
@@ -220,26 +246,11 @@ static void compare(const struct pair *p, const char *param, const char *tab, bo
 	GString *da = g_string_new(NULL), *db = g_string_new(NULL);
 	GArray *a = run(is_governor_find(p->lib), param, t, exact, seed, n, &ma, da);
 	GArray *b = run(p->ref, param, t, exact, seed, n, &mb, db);
+	char *what = g_strdup_printf("%s %s table %s %s seed %" G_GUINT64_FORMAT, p->lib,
+				     param ? param : "", tab, exact ? "exact" : "model", seed);
 
-	assert_int_equal(a->len, b->len);
-	for (guint i = 0; i < a->len; i++) {
-		const struct entry *x = &g_array_index(a, struct entry, i);
-		const struct entry *y = &g_array_index(b, struct entry, i);
-
-		if (memcmp(x, y, sizeof(*x)))
-			fail_msg("%s %s table %s %s seed %" G_GUINT64_FORMAT
-				 ": selection %u differs: cpu %d/%d state %d/%d entered %d/%d stop %d/%d read %d/%d draw %d:%u/%d:%u",
-				 p->lib, param ? param : "", tab, exact ? "exact" : "model", seed, i,
-				 x->cpu, y->cpu, x->state, y->state, x->entered, y->entered,
-				 x->stop, y->stop, x->read, y->read, x->drew,
-				 x->draw, y->drew, y->draw);
-	}
-	assert_memory_equal(&ma, &mb, sizeof(ma));
-	assert_string_equal(da->str, db->str);
-	g_array_free(a, true);
-	g_array_free(b, true);
-	g_string_free(da, true);
-	g_string_free(db, true);
+	assert_same_runs(what, a, b, &ma, &mb, da, db);
+	g_free(what);
 	is_states_free(t);
 }
 
