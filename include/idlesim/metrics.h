@@ -57,7 +57,7 @@ void is_metrics_add(struct is_metrics *dst, const struct is_metrics *src);
 /*
  * The RFC's ideal state: the deepest enabled state whose target residency
  * does not exceed @idle_ns and whose exit latency is within @latency_req.
- * Returns 0 when none fits (state 0 is the shallowest possible answer).
+ * When none fits: the shallowest enabled state (0 if every state is off).
  */
 int is_ideal_state(const struct is_state_table *t, uint32_t disabled,
 		   int64_t latency_req_ns, int64_t idle_ns);
@@ -72,10 +72,10 @@ struct is_scorer {
 	uint32_t disabled;
 	int64_t latency_req_ns;
 	int m;                         /* ideal-state candidates */
-	int none;                      /* answer when none fits */
 	int64_t thr[16];               /* their target residencies, ascending,
 					  then INT64_MAX */
-	int8_t idx[16];                /* their indices */
+	/* pick[n]: the answer when n candidates fit (pick[0]: none fits) */
+	int8_t pick[17];
 	uint32_t above_ok;             /* bit i: an enabled state shallower than i */
 	uint32_t below_ok;             /* bit i: an enabled state deeper than i */
 	uint32_t polling;              /* bit i: state i polls */
@@ -105,7 +105,8 @@ static inline int is_scorer_ideal(const struct is_scorer *c, int64_t idle_ns)
 	int n = c->m < 8 ? is_count_le8(c->thr, idle_ns) : is_count_le16(c->thr, idle_ns);
 
 	n = n < c->m ? n : c->m;
-	return n ? c->idx[n - 1] : c->none;
+	/* a table, not a test: whether any fits is hard to predict */
+	return c->pick[n];
 }
 
 /* is_ideal_state() through a scorer kept by the caller. */

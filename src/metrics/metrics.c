@@ -82,7 +82,7 @@ void is_scorer_init(struct is_scorer *c, const struct is_state_table *t,
 	c->t = t;
 	c->disabled = disabled;
 	c->latency_req_ns = latency_req_ns;
-	c->none = enabled ? __builtin_ctz(enabled) : 0;
+	c->pick[0] = (int8_t)(enabled ? __builtin_ctz(enabled) : 0);
 	/* is_count_le16() searches all 16; the unused tail is INT64_MAX */
 	G_STATIC_ASSERT(G_N_ELEMENTS(c->thr) == 16 && IS_STATE_MAX < 16);
 	for (int i = 0; i < 16; i++)
@@ -105,8 +105,8 @@ void is_scorer_init(struct is_scorer *c, const struct is_state_table *t,
 		if (!(enabled & (1u << i)) || t->s[i].exit_latency_ns > latency_req_ns)
 			continue;
 		c->thr[c->m] = t->s[i].target_residency_ns;
-		c->idx[c->m] = (int8_t)i;
 		c->m++;
+		c->pick[c->m] = (int8_t)i;
 	}
 }
 
