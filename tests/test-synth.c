@@ -15,6 +15,8 @@
 
 #include "idlesim/idlesim.h"
 #include "idlesim/synth.h"
+#include "../src/synth/expdraw.h"
+#include <gsl/gsl_randist.h>
 
 #define N_DRAWS 200000
 
@@ -615,7 +617,105 @@ static void test_workload_params(void **state)
 	}
 }
 
-int main(void)
+/* The bits of a double, to count ulps between two of one sign. */
+static int64_t dbits(double d)
+{
+	int64_t b;
+
+	memcpy(&b, &d, sizeof(b));
+	return b;
+}
+
+/*
+ * expdraw.h's premise: for every mt19937 uniform u = k / 2^32, glibc's
+ * log(1 - u) is within one ulp of its log1p(-u).  Every 97th k here (a
+ * stride prime to 2, so every low bit pattern occurs); the slow suite's
+ * synth-every-uniform checks all 2^32.
+ */
+static uint64_t check_log_gap(uint64_t from, uint64_t to, uint64_t step)
+{
+	int64_t worst = 0;
+	uint64_t differ = 0, n = 0;
+
+	for (uint64_t k = from; k < to; k += step, n++) {
+		double u = (double)k / 4294967296.0;
+		int64_t d = dbits(log1p(-u)) - dbits(log(1.0 - u));
+
+		d = d < 0 ? -d : d;
+		differ += d != 0;
+		if (d > worst)
+			worst = d;
+	}
+	if (worst > 1)
+		fail_msg("log(1 - u) and log1p(-u) %" PRId64 " ulps apart", worst);
+	return differ;
+}
+
+static void test_expdraw_log_gap(void **state)
+{
+	(void)state;
+	/* they do differ (about 7% of k): the band in is_exp_trunc() is needed */
+	assert_true(check_log_gap(0, 1ull << 32, 97) > (1ull << 32) / 97 / 50);
+	/* the ends, where 1 - u or u is tiny */
+	check_log_gap(0, 1u << 20, 1);
+	check_log_gap((1ull << 32) - (1u << 20), 1ull << 32, 1);
+}
+
+static void test_expdraw_every_uniform(void **state)
+{
+	(void)state;
+	check_log_gap(0, 1ull << 32, 1);
+}
+
+/*
+ * is_exp_trunc() against GSL's own call on a twin stream: every result
+ * equal, and the streams still in step afterwards.  mu = 1e14 puts the
+ * draws where an ulp is 1/64 to 1/2 ns, so without the guard band a draw
+ * in the first few thousand differs; mu = 1e9 with max 5e9 crosses the
+ * clamp.
+ */
+static void test_expdraw_equals_gsl(void **state)
+{
+	static const struct {
+		double mu, max, k;
+	} cases[] = {
+		{ 1, INFINITY, 1 },
+		{ 1000, INFINITY, 1 },
+		{ 200000, 5e9, 1 },
+		{ 200000, 5e9, 0.5 },
+		{ 30000000, 5e9, 3 },
+		{ 1e9 / 20, INFINITY, 1 },
+		{ 1e9, 5e9, 1.37 },
+		{ 1e14, INFINITY, 1 },
+		{ 1e14, 5e9, 1 },
+		{ 0, 5e9, 1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		gsl_rng *a = rng(1000 + i), *b = rng(1000 + i);
+
+		for (int n = 0; n < 1000000; n++) {
+			double v = gsl_ran_exponential(b, cases[i].mu);
+			int64_t want, got;
+
+			if (!(v >= 0))
+				v = 0;
+			if (v > cases[i].max)
+				v = cases[i].max;
+			want = (int64_t)(v * cases[i].k);
+			got = is_exp_trunc(a, cases[i].mu, cases[i].max, cases[i].k);
+			if (got != want)
+				fail_msg("case %zu draw %d: %" PRId64 " != GSL's %" PRId64,
+					 i, n, got, want);
+		}
+		assert_true(gsl_rng_get(a) == gsl_rng_get(b));
+		gsl_rng_free(a);
+		gsl_rng_free(b);
+	}
+}
+
+int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_distributions),
@@ -628,7 +728,14 @@ int main(void)
 		cmocka_unit_test(test_closed_loop_latency_limit),
 		cmocka_unit_test(test_closed_loop_exit_latency),
 		cmocka_unit_test(test_workload_params),
+		cmocka_unit_test(test_expdraw_log_gap),
+		cmocka_unit_test(test_expdraw_equals_gsl),
+	};
+	const struct CMUnitTest slow[] = {
+		cmocka_unit_test(test_expdraw_every_uniform),
 	};
 
+	if (argc > 1 && strcmp(argv[1], "--every-uniform") == 0)
+		return cmocka_run_group_tests(slow, NULL, NULL);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

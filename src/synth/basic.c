@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "idlesim/synth.h"
+#include "expdraw.h"
 
 struct basic_cpu {
 	gsl_rng *rng;
@@ -45,7 +46,7 @@ static int64_t draw_exp(gsl_rng *r, double rate_hz)
 {
 	if (rate_hz <= 0)
 		return INT64_MAX / 4;
-	return (int64_t)(gsl_ran_exponential(r, 1e9 / rate_hz)) + 1;
+	return is_exp_trunc(r, 1e9 / rate_hz, INFINITY, 1) + 1;
 }
 
 static int64_t draw_sleep(struct is_basic_gen *g, gsl_rng *r)
@@ -112,7 +113,7 @@ int is_basic_next(struct is_basic_gen *g, struct is_record *rec)
 		rec->cause = IS_CAUSE_IPI;
 	}
 	rec->idle_ns = wake - c->t;
-	busy = (int64_t)gsl_ran_exponential(c->rng, g->p.busy_mean_ns);
+	busy = is_exp_trunc(c->rng, g->p.busy_mean_ns, INFINITY, 1);
 	if (rec->cause == IS_CAUSE_TIMER) {
 		c->timer = wake + busy + draw_sleep(g, c->rng);
 	} else if (rec->cause == IS_CAUSE_IRQ) {

@@ -55,6 +55,7 @@
 #include <string.h>
 
 #include "idlesim/synth.h"
+#include "expdraw.h"
 
 #define NEVER INT64_MAX
 #define MAX_DRAW_NS 5e9  /* no single drawn duration above 5 s */
@@ -122,6 +123,8 @@ static double scale(const struct syn_cpu *c, int64_t t)
 
 static int64_t draw_ns(const struct is_dist *d, gsl_rng *r, double k)
 {
+	if (d->kind == IS_DIST_EXP)
+		return is_exp_trunc(r, d->a, MAX_DRAW_NS, k) + 1;
 	return (int64_t)(is_dist_draw(d, r) * k) + 1;
 }
 
@@ -142,15 +145,15 @@ static int64_t next_irq(struct syn_cpu *c, int64_t t)
 		return NEVER;
 	for (int guard = 0; guard < 1000000; guard++) {
 		double rate = c->irq_on ? b->irq_on_hz : b->irq_off_hz;
-		int64_t cand = rate > 0 ? t + (int64_t)gsl_ran_exponential(c->rng, 1e9 / rate) + 1 : NEVER;
+		int64_t cand = rate > 0 ? t + is_exp_trunc(c->rng, 1e9 / rate, INFINITY, 1) + 1 : NEVER;
 
 		if (b->on_mean_ns <= 0 || cand < c->irq_switch)
 			return cand;
 		/* Memoryless: restart the draw at the flip. */
 		t = c->irq_switch;
 		c->irq_on = !c->irq_on;
-		c->irq_switch = t + (int64_t)gsl_ran_exponential(c->rng, c->irq_on ? b->on_mean_ns :
-								 b->off_mean_ns) + 1;
+		c->irq_switch = t + is_exp_trunc(c->rng, c->irq_on ? b->on_mean_ns : b->off_mean_ns,
+						 INFINITY, 1) + 1;
 	}
 	return NEVER;
 }
@@ -199,7 +202,7 @@ struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error)
 		c->start = (int64_t)gsl_rng_uniform_int(c->rng, 100000);
 		c->irq_on = true;  /* "on" first; always, without sojourns */
 		c->irq_switch = c->b.on_mean_ns > 0 ?
-			c->start + (int64_t)gsl_ran_exponential(c->rng, c->b.on_mean_ns) + 1 : NEVER;
+			c->start + is_exp_trunc(c->rng, c->b.on_mean_ns, INFINITY, 1) + 1 : NEVER;
 		c->periodic = c->b.period_ns > 0 ? next_periodic(c, c->start) : NEVER;
 		c->oneshot = arm_oneshot(c, c->start);
 		c->irq = next_irq(c, c->start);
