@@ -7,16 +7,16 @@
  * u = gsl_rng_uniform(r) (randist/exponential.c), and glibc's log1p() is
  * the dearest part of a synthetic period: about 14 ns a call here, against
  * 6 ns for log().  When 1 - u is exact (always for mt19937, whose u is a
- * multiple of 2^-32), log(1 - u) and log1p(-u) are roundings of the same
- * real number.  Both of glibc's results are within one ulp of it (for
- * mt19937's 2^32 values of u the two differ by at most 1 ulp; see
- * tests/test-synth.c), so a duration computed from log(1 - u) lies within a
- * relative 2^-49 of the one computed from log1p(-u).  Only its integer part
- * is used: when the whole interval +-2^-40 around the fast value truncates
- * to one integer, that integer is GSL's; otherwise (a value within 2^-40
- * of an integer, about one draw in 50,000 at 10 ms) GSL's formula itself
- * decides.  The uniform is drawn once either way, so the stream does not
- * change.
+ * multiple of 2^-32), log(1 - u) and log1p(-u) approximate the same real
+ * number, and glibc's two results differ by at most one ulp for every one
+ * of mt19937's 2^32 values of u (checked by tests/test-synth.c).  With the
+ * two roundings of each product, a duration computed from log(1 - u) lies
+ * within a relative 2^-49 of the one computed from log1p(-u).  Only its
+ * integer part is used: when the whole interval +-2^-40 around the fast
+ * value truncates to one integer, that integer is GSL's; otherwise (a
+ * value within 2^-40 of an integer, about one draw in 50,000 at 10 ms)
+ * GSL's formula itself decides.  The uniform is drawn once either way, so
+ * the stream does not change.
  */
 #ifndef IDLESIM_SYNTH_EXPDRAW_H
 #define IDLESIM_SYNTH_EXPDRAW_H
@@ -30,8 +30,10 @@
 
 /*
  * (int64_t)(v * k), v = gsl_ran_exponential(r, mu) clamped to [0, max]
- * (max may be INFINITY: no clamp), with k > 0 and the product in int64_t's
- * range, bit for bit as with GSL's own call.
+ * (max may be INFINITY: no clamp), for mu >= 0, k > 0 and the product in
+ * int64_t's range, bit for bit as with GSL's own call.  A draw whose fast
+ * value cannot be trusted (1 - u inexact, near the clamp, or within the
+ * band of an integer) takes GSL's formula.
  */
 static inline int64_t is_exp_trunc(gsl_rng *r, double mu, double max, double k)
 {
