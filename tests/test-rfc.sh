@@ -56,6 +56,12 @@ awk -F, 'NR > 1 { s = $10; for (i = 12; i <= NF; i++) s += $i; if (s < 99.99 || 
 if command -v gnuplot >/dev/null; then
 	[ -s "$T/plots/accuracy.png" ] && [ -s "$T/plots/residency.png" ] && [ -s "$T/plots/energy-p99.png" ] && ok ||
 		bad "--plot made no figures"
+	# gnuplot's columnheader() takes the first line that is not a comment:
+	# the governors' names, then one row per state from the first (snooze).
+	[ "$(head -1 "$T/plots/residency.dat")" = "state teo-6.12 wteo menu-6.12 oracle" ] &&
+		[ "$(sed -n 2p "$T/plots/residency.dat" | cut -d' ' -f1)" = snooze ] &&
+		[ "$(wc -l < "$T/plots/residency.dat")" -eq 8 ] && ok ||
+		bad "residency.dat: a header line, then the power9 table's 7 states"
 else
 	bad "gnuplot is not installed (tools/install-deps installs gnuplot-nox)"
 fi

@@ -316,7 +316,9 @@ static bool write_file(const char *dir, const char *name, const char *text)
 static void write_plots(const char *dir, const char *acc, const char *sc, const char *res)
 {
 	static const char gp[] =
-		"set terminal pngcairo noenhanced size 1100,650\n"
+		"set terminal pngcairo noenhanced size 1200,700\n"
+		/* the legend above the bars; room for the last slanted label */
+		"set key outside top center horizontal\nset rmargin 12\n"
 		"set output 'accuracy.png'\nset title 'Correct selections (% of selections), 6.12 governors'\n"
 		"set style data histogram\nset style histogram cluster gap 1\nset style fill solid\n"
 		"set xtics rotate by -45\nset yrange [0:100]\n"
@@ -595,7 +597,7 @@ int cmd_rfc(int argc, char **argv)
 		goto done;
 	o.f = NULL;
 	if (plot) {
-		GString *res = g_string_new("# state");
+		GString *res = g_string_new("state");
 
 		for (int k = 0; k < 4; k++)
 			g_string_append_printf(res, " %s", g612[k]);
