@@ -36,10 +36,10 @@ awk '/prediction distribution/ { t = 1; next } t && /^\|/ { in_t = 1 }
 	n++; if (s < 99.93 || s > 100.07) { print "row sums to " s ": " $0; bad++ } }
 	t && in_t && /^$/ { t = 0; in_t = 0 } END { print n + 0 " rows"; exit bad > 0 }' "$T/q.md" > "$T/sums" && ok ||
 	{ bad "accuracy rows do not sum to 100"; head -5 "$T/sums"; }
-[ "$(tail -1 "$T/sums")" = "102 rows" ] && ok || bad "expected 102 accuracy rows (17 rows x 6 governor tables), got $(tail -1 "$T/sums")"
-# Table counts: 24 accuracy tables, 8 normalised energy/p99 tables, 3 history tables.
-[ "$(grep -c 'prediction distribution' "$T/q.md")" -eq 24 ] && ok || bad "24 accuracy tables"
-[ "$(grep -c '^Energy and p99 latency, normalised' "$T/q.md")" -eq 8 ] && ok || bad "8 normalised tables"
+[ "$(tail -1 "$T/sums")" = "126 rows" ] && ok || bad "expected 126 accuracy rows (21 rows x 6 governor tables), got $(tail -1 "$T/sums")"
+# Table counts: 30 accuracy tables (5 groups x 6 governors), 10 normalised energy/p99 tables.
+[ "$(grep -c 'prediction distribution' "$T/q.md")" -eq 30 ] && ok || bad "30 accuracy tables"
+[ "$(grep -c '^Energy and p99 latency, normalised' "$T/q.md")" -eq 10 ] && ok || bad "10 normalised tables"
 # The history tables' baseline column (8 intervals) is exactly 100.
 awk '/normalised \(8 intervals = 100\)/ { t = 1; next } t && /^\|/ { in_t = 1 }
 	t && /^\| [0-9]/ { split($0, c, "|"); n++; if (c[3] + 0 != 100) bad++ }
@@ -47,9 +47,9 @@ awk '/normalised \(8 intervals = 100\)/ { t = 1; next } t && /^\|/ { in_t = 1 }
 # The oracle is always correct.
 awk '/^oracle: prediction distribution/ { t = 1; next } t && /^\|/ { in_t = 1 }
 	t && /^\|/ && !/^\|---/ && !/US 1/ { split($0, c, "|"); n++; if (c[9] + 0 != 100) bad++ }
-	t && in_t && /^$/ { t = 0; in_t = 0 } END { exit bad > 0 || n != 17 }' "$T/q.md" && ok || bad "the oracle is not 100% correct"
-# CSV: one line per run (100 history + 170 RFC + 340 6.12 runs), shares sum to 100.
-[ "$(wc -l < "$T/q.csv")" -eq 611 ] && ok || bad "CSV should have 610 runs and a header"
+	t && in_t && /^$/ { t = 0; in_t = 0 } END { exit bad > 0 || n != 21 }' "$T/q.md" && ok || bad "the oracle is not 100% correct"
+# CSV: one line per run (100 history + 210 RFC + 420 6.12 runs), shares sum to 100.
+[ "$(wc -l < "$T/q.csv")" -eq 731 ] && ok || bad "CSV should have 730 runs and a header"
 awk -F, 'NR > 1 { s = $10; for (i = 12; i <= NF; i++) s += $i; if (s < 99.99 || s > 100.01) bad++ }
 	END { exit bad > 0 }' "$T/q.csv" && ok || bad "CSV accuracy shares do not sum to 100"
 [ "$(cut -d, -f7 "$T/q.csv" | tail -n +2 | sort -u | tr '\n' ' ')" = "1 2 3 4 5 " ] && ok || bad "seeds 1..5 in every cell"
