@@ -159,6 +159,7 @@ static void test_scorer_random(void **state)
 		struct is_scorer c = { 0 };
 		struct is_metrics plain, fast;
 		struct is_metrics_acc a;
+		uint64_t draws = 0, reads = 0;
 
 		is_metrics_init(&plain);
 		is_metrics_acc_init(&a);
@@ -179,12 +180,14 @@ static void test_scorer_random(void **state)
 			p = (struct is_period_score){
 				.chosen = (int)((x >> 50) % (uint64_t)t->count),
 				.stop_tick = (x >> 1) & 1, .tick_stopped = (x >> 2) & 1,
-				.sleep_length_read = (x >> 60) & 1,
+				.sleep_length_read = (x >> 60) & 1, .draw_used = (x >> 61) & 1,
 				.idle_ns = idle, .last_residency_ns = idle + (int64_t)((x >> 30) % 3000),
 				.cause = (enum is_cause)((x >> 33) % IS_CAUSE_COUNT),
 				.disabled = disabled, .latency_req_ns = lat,
 			};
 			p.ideal = is_ideal_state(t, disabled, lat, idle);
+			draws += p.draw_used;
+			reads += p.sleep_length_read;
 			if (is_ideal_cached(&c, t, disabled, lat, idle) != p.ideal)
 				fail_msg("ideal: case %d", k);
 			is_metrics_score(&plain, t, &p);
@@ -199,6 +202,8 @@ static void test_scorer_random(void **state)
 		}
 		is_metrics_acc_finish(&a, &fast);
 		assert_memory_equal(&plain, &fast, sizeof(plain));
+		assert_true(draws > 0 && plain.random_draws == draws);
+		assert_true(reads > 0 && plain.sleep_length_reads == reads);
 	}
 }
 

@@ -225,6 +225,9 @@ static void test_exact(void **state)
 	assert_false(script.s[0].w_pl);
 	/* the recorded state is the one entered */
 	assert_int_equal(is_sim_cpu_metrics(s, 0)->usage[5], 1);
+	/* the recorded draw used counts as a draw, the read as a read */
+	assert_int_equal(is_sim_cpu_metrics(s, 0)->random_draws, 1);
+	assert_int_equal(is_sim_cpu_metrics(s, 0)->sleep_length_reads, 1);
 	r.has &= ~IS_HAS_SPAN;
 	assert_false(is_sim_feed(s, &r, &err));
 	assert_non_null(strstr(err->message, "'span'"));
@@ -274,6 +277,15 @@ static void test_rng_streams(void **state)
 		assert_true(is_sim_feed(s, &r, NULL));
 		a[i] = script.s[i].draw;
 	}
+	/* four selections that drew, then two that did not */
+	script.draw = false;
+	for (int i = 4; i < 6; i++) {
+		struct is_record r = idle(0, i * 1000, 100000, 1000000, 500, IS_CAUSE_IRQ);
+
+		assert_true(is_sim_feed(s, &r, NULL));
+	}
+	assert_int_equal(is_sim_cpu_metrics(s, 0)->selections, 6);
+	assert_int_equal(is_sim_cpu_metrics(s, 0)->random_draws, 4);
 	is_sim_free(s);
 	s = mk(8, IS_SIM_MODEL, 99);
 	script.draw = true;

@@ -29,6 +29,9 @@ struct is_metrics {
 	uint64_t tick_stops;                 /* selections leaving the tick stopped */
 	uint64_t tick_stop_requests;         /* governor returned stop_tick */
 	uint64_t sleep_length_reads;
+	uint64_t random_draws;               /* selections that drew a random
+						number (wteo-rfc, wteo: the
+						weighted pick) */
 	double energy;                       /* active-ns */
 	int64_t idle_ns;                     /* time in idle periods */
 };
@@ -39,6 +42,7 @@ struct is_period_score {
 	bool stop_tick;           /* governor's decision */
 	bool tick_stopped;        /* tick left stopped for the period */
 	bool sleep_length_read;
+	bool draw_used;           /* the governor drew a random number */
 	int ideal;                /* the ideal state (is_ideal_state()) */
 	int64_t idle_ns;          /* time spent in the state (before exit) */
 	int64_t last_residency_ns;
@@ -131,7 +135,8 @@ void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 struct is_metrics_acc {
 	uint64_t count[IS_STATE_MAX][IS_CAUSE_COUNT];  /* entered state x cause */
 	uint64_t acc[IS_ACC_BINS];
-	uint64_t flags[8];           /* stop_tick | tick_stopped << 1 | read << 2 */
+	uint64_t flags[16];          /* stop_tick | tick_stopped << 1 | read << 2 |
+					draw_used << 3 */
 	uint64_t above[IS_STATE_MAX];
 	uint64_t below[IS_STATE_MAX];
 	int64_t time_ns[IS_STATE_MAX];
@@ -156,7 +161,8 @@ static inline void is_metrics_acc_score(struct is_metrics_acc *a, const struct i
 
 	a->count[i][p->cause]++;
 	a->acc[IS_ACC_MID + i - p->ideal]++;
-	a->flags[p->stop_tick | p->tick_stopped << 1 | p->sleep_length_read << 2]++;
+	a->flags[p->stop_tick | p->tick_stopped << 1 | p->sleep_length_read << 2 |
+		 p->draw_used << 3]++;
 	a->time_ns[i] += diff;
 	a->idle_ns += p->idle_ns;
 	a->energy += c->power[i] * (double)p->idle_ns;

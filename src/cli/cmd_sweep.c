@@ -197,7 +197,7 @@ static char *csv_header(const struct sweep *sw)
 	for (int k = 1; k < n; k++)
 		g_string_append_printf(s, ",os%d_pct", k);
 	g_string_append(s, ",above,below,lat_mean_ns,lat_p50_ns,lat_max_ns,tick_stop_requests,"
-			   "tick_stopped,sleep_length_reads,idle_ns");
+			   "tick_stopped,sleep_length_reads,random_draws,idle_ns");
 	for (int i = 0; i < n; i++)
 		g_string_append_printf(s, ",usage_s%d,time_ns_s%d", i, i);
 	g_string_append_c(s, '\n');
@@ -273,17 +273,19 @@ static void format_row(struct sweep *sw, GString *s, uint64_t job, const struct 
 				       ", \"tick_stop_requests\": %" G_GUINT64_FORMAT
 				       ", \"tick_stopped\": %" G_GUINT64_FORMAT
 				       ", \"sleep_length_reads\": %" G_GUINT64_FORMAT
+				       ", \"random_draws\": %" G_GUINT64_FORMAT
 				       ", \"idle_ns\": %" G_GINT64_FORMAT ", \"usage\": [",
 				       above, below, fmt_f(l.mean_ns, 2), l.p50_ns, l.max_ns,
 				       m->tick_stop_requests, m->tick_stops, m->sleep_length_reads,
-				       m->idle_ns);
+				       m->random_draws, m->idle_ns);
 	else
 		g_string_append_printf(s, ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,%"
 				       G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%" G_GUINT64_FORMAT
-				       ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GINT64_FORMAT,
+				       ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+				       ",%" G_GINT64_FORMAT,
 				       above, below, fmt_f(l.mean_ns, 2), l.p50_ns, l.max_ns,
 				       m->tick_stop_requests, m->tick_stops, m->sleep_length_reads,
-				       m->idle_ns);
+				       m->random_draws, m->idle_ns);
 	if (js) {
 		for (int i = 0; i < tb->count; i++)
 			g_string_append_printf(s, "%s%" G_GUINT64_FORMAT, i ? ", " : "", m->usage[i]);

@@ -98,8 +98,9 @@ static void json_metrics(FILE *f, const struct is_metrics *m, const struct is_st
 			m->wakeups[c]);
 	fprintf(f, "},\n");
 	fprintf(f, "%s  \"tick_stop_requests\": %" G_GUINT64_FORMAT ", \"tick_stopped\": %"
-		G_GUINT64_FORMAT ", \"sleep_length_reads\": %" G_GUINT64_FORMAT ",\n", ind,
-		m->tick_stop_requests, m->tick_stops, m->sleep_length_reads);
+		G_GUINT64_FORMAT ", \"sleep_length_reads\": %" G_GUINT64_FORMAT
+		", \"random_draws\": %" G_GUINT64_FORMAT ",\n", ind,
+		m->tick_stop_requests, m->tick_stops, m->sleep_length_reads, m->random_draws);
 	fprintf(f, "%s  \"idle_ns\": %" G_GINT64_FORMAT ", \"energy_active_ns\": %s, "
 		"\"avg_idle_power\": %s,\n", ind, m->idle_ns, fmt_f(m->energy, 1),
 		fmt_f(m->idle_ns ? m->energy / (double)m->idle_ns : 0, 6));

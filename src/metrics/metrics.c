@@ -34,6 +34,7 @@ void is_metrics_add(struct is_metrics *d, const struct is_metrics *s)
 	d->tick_stops += s->tick_stops;
 	d->tick_stop_requests += s->tick_stop_requests;
 	d->sleep_length_reads += s->sleep_length_reads;
+	d->random_draws += s->random_draws;
 	d->energy += s->energy;
 	d->idle_ns += s->idle_ns;
 }
@@ -159,10 +160,11 @@ void is_metrics_acc_finish(const struct is_metrics_acc *a, struct is_metrics *m)
 	}
 	for (int i = 0; i < IS_ACC_BINS; i++)
 		m->acc[i] = a->acc[i];
-	for (unsigned f = 0; f < 8; f++) {
+	for (unsigned f = 0; f < G_N_ELEMENTS(a->flags); f++) {
 		m->tick_stop_requests += (f & 1) ? a->flags[f] : 0;
 		m->tick_stops += (f & 2) ? a->flags[f] : 0;
 		m->sleep_length_reads += (f & 4) ? a->flags[f] : 0;
+		m->random_draws += (f & 8) ? a->flags[f] : 0;
 	}
 	m->energy = a->energy;
 	m->idle_ns = a->idle_ns;
@@ -184,6 +186,7 @@ void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,
 	m->tick_stop_requests += p->stop_tick;
 	m->tick_stops += p->tick_stopped;
 	m->sleep_length_reads += p->sleep_length_read;
+	m->random_draws += p->draw_used;
 	m->energy += t->s[i].power * (double)p->idle_ns;
 	if (!(t->s[i].flags & IS_STATE_POLLING))
 		m->energy += t->s[i].transition_energy;
