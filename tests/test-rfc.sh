@@ -40,6 +40,11 @@ awk '/prediction distribution/ { t = 1; next } t && /^\|/ { in_t = 1 }
 # Table counts: 30 accuracy tables (5 groups x 6 governors), 10 normalised energy/p99 tables.
 [ "$(grep -c 'prediction distribution' "$T/q.md")" -eq 30 ] && ok || bad "30 accuracy tables"
 [ "$(grep -c '^Energy and p99 latency, normalised' "$T/q.md")" -eq 10 ] && ok || bad "10 normalised tables"
+# Weighted picks: one table per group for wteo-rfc, one for wteo; the others never draw.
+[ "$(grep -c '^Weighted picks' "$T/q.md")" -eq 10 ] && ok || bad "10 weighted-pick tables"
+awk -F, 'NR > 1 && $12 > 0 && $5 != "wteo-rfc" && $5 != "wteo" { bad++ }
+	NR > 1 && ($5 == "wteo-rfc" || $5 == "wteo") { w += $12 }
+	END { exit bad > 0 || w <= 0 }' "$T/q.csv" && ok || bad "random draws outside wteo-rfc/wteo, or none in them"
 # The history tables' baseline column (8 intervals) is exactly 100.
 awk '/normalised \(8 intervals = 100\)/ { t = 1; next } t && /^\|/ { in_t = 1 }
 	t && /^\| [0-9]/ { split($0, c, "|"); n++; if (c[3] + 0 != 100) bad++ }
@@ -50,7 +55,8 @@ awk '/^oracle: prediction distribution/ { t = 1; next } t && /^\|/ { in_t = 1 }
 	t && in_t && /^$/ { t = 0; in_t = 0 } END { exit bad > 0 || n != 21 }' "$T/q.md" && ok || bad "the oracle is not 100% correct"
 # CSV: one line per run (100 history + 210 RFC + 420 6.12 runs), shares sum to 100.
 [ "$(wc -l < "$T/q.csv")" -eq 731 ] && ok || bad "CSV should have 730 runs and a header"
-awk -F, 'NR > 1 { s = $10; for (i = 12; i <= NF; i++) s += $i; if (s < 99.99 || s > 100.01) bad++ }
+# (columns: 10 correct_pct, 11 shallow_pct, 12 random_draws_pct, 13.. us and os)
+awk -F, 'NR > 1 { s = $10; for (i = 13; i <= NF; i++) s += $i; if (s < 99.99 || s > 100.01) bad++ }
 	END { exit bad > 0 }' "$T/q.csv" && ok || bad "CSV accuracy shares do not sum to 100"
 [ "$(cut -d, -f7 "$T/q.csv" | tail -n +2 | sort -u | tr '\n' ' ')" = "1 2 3 4 5 " ] && ok || bad "seeds 1..5 in every cell"
 if command -v gnuplot >/dev/null; then

@@ -88,6 +88,7 @@ static const struct group groups[] = {
 /* One run's figures. */
 struct fig {
 	double energy, p99, correct, shallow;
+	double draws;               /* % of selections that drew a random number */
 	double us[IS_STATE_MAX], os[IS_STATE_MAX];
 	double res[IS_STATE_MAX];   /* % of idle time per state */
 };
@@ -127,6 +128,7 @@ static void to_fig(const struct is_metrics *m, const struct is_state_table *t, s
 			shallow += m->usage[i];
 	}
 	f->shallow = pct(shallow, all);
+	f->draws = pct(m->random_draws, m->selections);
 	{
 		int64_t total = 0;
 
@@ -210,10 +212,10 @@ static bool run_row(struct rfc *r, const struct row *row, const char *gov, const
 		/* Lists space-separated: the CSV needs no quoting. */
 		ps = g_strdelimit(is_params_format(g, &p), ",", ' ');
 		wp = g_strdelimit(g_strdup(row->wparams), ",", ' ');
-		fprintf(r->csv, "%s,%s,%s,%s,%s,%s,%" G_GUINT64_FORMAT ",%s,%s,%s,%s",
+		fprintf(r->csv, "%s,%s,%s,%s,%s,%s,%" G_GUINT64_FORMAT ",%s,%s,%s,%s,%s",
 			r->experiment, r->row, row->workload, wp, gov, ps,
 			j % (uint64_t)r->seeds + 1, fmt_f(f->energy, 1), fmt_f(f->p99, 0),
-			fmt_f(f->correct, 4), fmt_f(f->shallow, 4));
+			fmt_f(f->correct, 4), fmt_f(f->shallow, 4), fmt_f(f->draws, 4));
 		for (int k = 1; k < r->table->count; k++)
 			fprintf(r->csv, ",%s", fmt_f(f->us[k], 4));
 		for (int k = 1; k < r->table->count; k++)
@@ -327,6 +329,51 @@ static bool write_file(const char *dir, const char *name, const char *text)
 		return false;
 	}
 	return true;
+}
+
+/*
+ * How often each weighted governor of the group's runs (@all: [row][gov]
+ * [seed]) drew a random number, i.e. made its weighted pick: the reason
+ * wteo-rfc differs from teo-5.7, or does not.  Nothing for a group whose
+ * governors never draw.
+ */
+static void draws_table(FILE *f, const struct group *gr, const char *const *govs, int ng,
+			const struct fig *all, int seeds)
+{
+	bool any[8] = { false }, some = false;
+
+	for (int i = 0; i < gr->n; i++)
+		for (int k = 0; k < ng; k++)
+			for (int s = 0; s < seeds; s++)
+				if (all[((size_t)i * ng + k) * seeds + s].draws > 0)
+					some = any[k] = true;
+	if (!some)
+		return;
+	fprintf(f, "Weighted picks (selections that drew a random number), %% of selections\n\n| %s |",
+		gr->rowname);
+	for (int k = 0; k < ng; k++)
+		if (any[k])
+			fprintf(f, " %s |", govs[k]);
+	fprintf(f, "\n|---|");
+	for (int k = 0; k < ng; k++)
+		if (any[k])
+			fprintf(f, "---|");
+	fputc('\n', f);
+	for (int i = 0; i < gr->n; i++) {
+		fprintf(f, "| %s |", gr->rows[i].label);
+		for (int k = 0; k < ng; k++) {
+			const struct fig *x = &all[((size_t)i * ng + k) * seeds];
+			double a[64], m, sd;
+
+			if (!any[k])
+				continue;
+			pick(x, seeds, FIELD(x, draws), a);
+			mean_sd(a, seeds, &m, &sd);
+			fprintf(f, " %s ±%s |", fmt_f(m, 1), fmt_f(sd, 1));
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
 }
 
 /* accuracy.png, residency.png, energy-p99.png via gnuplot, when installed. */
@@ -446,7 +493,7 @@ int cmd_rfc(int argc, char **argv)
 		}
 		r.csv = c.f;
 		fprintf(r.csv, "experiment,row,workload,workload_params,governor,governor_params,seed,"
-			       "energy_active_ns,lat_p99_ns,correct_pct,shallow_pct");
+			       "energy_active_ns,lat_p99_ns,correct_pct,shallow_pct,random_draws_pct");
 		for (int k = 1; k < nst; k++)
 			fprintf(r.csv, ",us%d_pct", k);
 		for (int k = 1; k < nst; k++)
@@ -604,6 +651,7 @@ int cmd_rfc(int argc, char **argv)
 				}
 			}
 			fputc('\n', f);
+			draws_table(f, gr, govs, ng, all, seeds);
 			g_free(all);
 		}
 	}
