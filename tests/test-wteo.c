@@ -141,6 +141,7 @@ static void test_rows_invariant(void **state)
 		{ NULL }, { "learning_rate=1", NULL }, { "learning_rate=1024", NULL },
 		{ "init_self_weight=0", "learning_rate=500", NULL },
 		{ "init_self_weight=1024", NULL }, { "pick=argmax", NULL },
+		{ "trigger=timer", NULL }, { "range=chosen", "learning_rate=500", NULL },
 	};
 	struct is_metrics m;
 
@@ -213,6 +214,167 @@ static void test_argmax_and_use(void **state)
 	assert_false(call.draw_used_);
 }
 
+/* A select with the intercepts on one bin: TEO moves to @bin (below). */
+static int select_with(struct teo_cpu *t, const struct is_gov_env *env,
+		       struct is_gov_call *call, int bin, uint32_t draw)
+{
+	bool stop = true;
+
+	t->last_state_idx = -1;
+	memset(t->intercepts, 0, sizeof(t->intercepts));
+	t->intercepts[bin] = 8000;
+	t->total = 8000;
+	t->sleep_length_ns = 0;
+	call->has_draw_ = true;
+	call->draw_ = draw;
+	call->draw_used_ = false;
+	call->sleep_length_read_ = false;
+	return wteo_select(t, env, call, &stop);
+}
+
+/*
+ * range=chosen and trigger=timer, by hand (power9, 7 states; rows start
+ * at 616 on the diagonal and 68 elsewhere).  With all intercepts in bin b,
+ * idx_intercept_sum = total = 8000, so 2 * 8000 > 8000 - 0 and the scan
+ * stops at i = b, where 2 * 8000 > 8000 first holds: TEO's choice is b.
+ */
+static void test_range_and_trigger(void **state)
+{
+	struct is_gov_call call = { .latency_req_ns = 2147483647000LL, .rng_ = &(uint64_t){ 1 },
+				    .sleep_length_ns_ = 50000000, .delta_next_ns_ = 5000000 };
+	struct is_gov_env env;
+	struct is_params p;
+	struct teo_cpu t;
+
+	(void)state;
+	is_params_defaults(&test_copy_of_wteo, &p);
+	env = (struct is_gov_env){ .drv = is_states_builtin("power9"), .params = &p,
+				   .tick_nsec = 10000000 };
+	wteo_enable_device(&t, &env);
+
+	/* default range: row 2 over 0..6 (sum 1024); x = 1023 falls in state 6 */
+	assert_int_equal(select_with(&t, &env, &call, 2, 0xffffffffu), 6);
+	assert_true(call.draw_used_);
+
+	/*
+	 * range=chosen: row 2 over 0..2 only, sum 68 + 68 + 616 = 752.
+	 * x = draw * 752 >> 32: 0xffffffff -> 751: past 68 and 68+68, in 2;
+	 * x = 68 (draw = ceil(68 * 2^32 / 752) = 0x172620AF) -> state 1;
+	 * x = 67 (draw one less) -> state 0.  State 1 (10 us, below
+	 * RESIDENCY_THRESHOLD_NS with a polling state 0) returns before the
+	 * sleep length is read; state 2 reads it (20 us).
+	 */
+	assert_true(is_params_set(&test_copy_of_wteo, &p, "range=chosen", NULL));
+	assert_int_equal(select_with(&t, &env, &call, 2, 0xffffffffu), 2);
+	assert_true(call.sleep_length_read_);
+	assert_int_equal(select_with(&t, &env, &call, 2, 0x172620afu), 1);
+	assert_false(call.sleep_length_read_);
+	assert_int_equal(select_with(&t, &env, &call, 2, 0x172620aeu), 0);
+	assert_true(call.draw_used_);
+
+	/*
+	 * trigger=timer with range=chosen.  TEO's choice is 1.  Sleep length
+	 * 30 us: the sleep-length candidate is the deepest state within it,
+	 * 2 (20 us); 1 < 2, so row 1 picks over 0..1 (68 + 616 = 684):
+	 * 0xffffffff -> 1, 0 -> 0.  The sleep length was read and is kept for
+	 * teo_update(), although state 1 alone would not have read it.
+	 */
+	assert_true(is_params_set(&test_copy_of_wteo, &p, "trigger=timer", NULL));
+	call.sleep_length_ns_ = 30000;
+	assert_int_equal(select_with(&t, &env, &call, 1, 0), 0);
+	assert_true(call.draw_used_);
+	assert_true(call.sleep_length_read_);
+	assert_int_equal(t.sleep_length_ns, 30000);
+	assert_int_equal(select_with(&t, &env, &call, 1, 0xffffffffu), 1);
+	/* sleep length 15 us: the candidate is 1 itself; no pick, no draw */
+	call.sleep_length_ns_ = 15000;
+	assert_int_equal(select_with(&t, &env, &call, 1, 0), 1);
+	assert_false(call.draw_used_);
+	assert_true(call.sleep_length_read_);
+	assert_int_equal(t.sleep_length_ns, 15000);
+	/* a latency limit of 3 us caps the candidate at stop0 (2 us exit) */
+	call.sleep_length_ns_ = 50000000;
+	call.latency_req_ns = 3000;
+	assert_int_equal(select_with(&t, &env, &call, 2, 0xffffffffu), 2);
+	assert_false(call.draw_used_);
+	assert_int_equal(select_with(&t, &env, &call, 1, 0), 0);
+	assert_true(call.draw_used_);
+	/* trigger=timer, range=reference: row 1 over 0..2 (the candidate) */
+	call.latency_req_ns = 2147483647000LL;
+	call.sleep_length_ns_ = 30000;
+	assert_true(is_params_set(&test_copy_of_wteo, &p, "range=reference", NULL));
+	assert_int_equal(select_with(&t, &env, &call, 1, 0xffffffffu), 2);
+}
+
+/*
+ * With range=chosen the pick can only make TEO's choice shallower, and
+ * the later steps of teo_select() keep that order but one: a state below
+ * RESIDENCY_THRESHOLD_NS (with a polling state 0) is returned without the
+ * sleep length, while a deeper one may read it and fall below that state
+ * (e.g. TEO's stop0 with a 9 us sleep length ends at snooze, a pick of
+ * stop0_lite stays there).  Checked in lockstep on a long stream: each
+ * wteo select also runs teo-6.12 on a copy of its data.  With the default
+ * range the pick goes deeper past that case, and does so often.
+ */
+static int lockstep_deeper, lockstep_unread;
+
+static int lockstep_select(void *st, const struct is_gov_env *env, struct is_gov_call *call,
+			   bool *stop_tick)
+{
+	struct teo_cpu copy = *(struct teo_cpu *)st;
+	struct is_gov_call c2 = *call;
+	bool s2 = true;
+	int t = teo_select(&copy, env, &c2, &s2);
+	int w = wteo_select(st, env, call, stop_tick);
+
+	if (w > t && env->drv->s[w].target_residency_ns < env->params->v[P_RESIDENCY_THRESHOLD_NS]
+	    && !call->sleep_length_read_ && c2.sleep_length_read_)
+		lockstep_unread++;
+	else if (w > t)
+		lockstep_deeper++;
+	return w;
+}
+
+static void test_chosen_never_deeper(void **state)
+{
+	struct is_governor lock = test_copy_of_wteo;
+	struct is_basic_params bp;
+	const char *ranges[] = { "range=chosen", "range=reference" };
+
+	(void)state;
+	lock.select = lockstep_select;
+	for (int k = 0; k < 2; k++) {
+		struct is_sim_config c = { .states = is_states_builtin("power9"), .cpus = 2,
+					   .hz = 100, .seed = 5, .gov = &lock };
+		struct is_basic_gen *g;
+		struct is_sim *s;
+
+		is_params_defaults(&lock, &c.params);
+		assert_true(is_params_set(&lock, &c.params, ranges[k], NULL));
+		s = is_sim_new(&c, NULL);
+		is_basic_params_default(&bp);
+		bp.seed = 9;
+		bp.irq_rate_hz = 2000;
+		g = is_basic_new(&bp);
+		lockstep_deeper = 0;
+		lockstep_unread = 0;
+		for (int i = 0; i < 100000; i++) {
+			struct is_record rec;
+
+			is_basic_next(g, &rec);
+			assert_true(is_sim_feed(s, &rec, NULL));
+		}
+		if (k == 0) {
+			assert_int_equal(lockstep_deeper, 0);
+			assert_true(lockstep_unread > 10);
+		} else {
+			assert_true(lockstep_deeper > 1000);
+		}
+		is_basic_free(g);
+		is_sim_free(s);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -222,6 +384,8 @@ int main(void)
 		cmocka_unit_test(test_rows_invariant),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_argmax_and_use),
+		cmocka_unit_test(test_range_and_trigger),
+		cmocka_unit_test(test_chosen_never_deeper),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -52,6 +52,21 @@
  *    (idx_duration): rows keep their sum and every weight stays within
  *    [0, 1024]; a weight w stops shrinking once w * rate < 1024.
  * Only shifts, products and sums: no division by 100 in the hot path.
+ *
+ * Two params try the RFC's own choices on 6.12 (their defaults are the
+ * series' algorithm):
+ *  - range=chosen: the candidates are 0..I, not 0..P (or 0..the timer
+ *    candidate), as the RFC's pick never went deeper than the state its
+ *    intervals logic chose; the series has it too (teo.wteo_range=1);
+ *  - trigger=timer, in the library only: the pick runs only when I is
+ *    shallower than the state the sleep length alone gives (P clamped to
+ *    the latency constraint, then teo_find_shallower_state() for the sleep
+ *    length), as the RFC compared with its timer-based candidate.  That
+ *    needs the sleep length whenever the intercepts logic moved, so it is
+ *    read then (the lazy query is given up for those selections), kept
+ *    for teo_update() and used later in the select, as the kernel would if
+ *    it read it there (once: a second tick_nohz_get_sleep_length() would
+ *    see a later clock, which is why the series does not offer it yet).
  */
 #include <string.h>
 
@@ -59,9 +74,11 @@
 #include "wteo_weights.h"
 
 enum { P_PULSE, P_DECAY_SHIFT, P_RESIDENCY_THRESHOLD_NS, P_LEARNING_RATE,
-       P_INIT_SELF_WEIGHT, P_PICK };
+       P_INIT_SELF_WEIGHT, P_PICK, P_TRIGGER, P_RANGE };
 
 static const char *const pick_names[] = { "random", "argmax", NULL };
+static const char *const trigger_names[] = { "deepest", "timer", NULL };
+static const char *const range_names[] = { "reference", "chosen", NULL };
 
 static const struct is_param_desc teo_params[] = {
 	[P_PULSE] = { "pulse", "PULSE: metric increment per wakeup", 1024, 1, 1 << 20, NULL },
@@ -86,6 +103,14 @@ static const struct is_param_desc wteo_params[] = {
 				 NULL },
 	[P_PICK] = { "pick", "random: weighted draw (the kernel's); argmax: heaviest state",
 		     0, 0, 1, pick_names },
+	[P_TRIGGER] = { "trigger",
+			"pick when TEO went shallower than: deepest (the kernel series') or "
+			"timer (the sleep-length candidate; library only)",
+			0, 0, 1, trigger_names },
+	[P_RANGE] = { "range",
+		      "candidates: reference (up to the trigger's state) or chosen (up to "
+		      "TEO's choice, as the RFC; the series' teo.wteo_range=1)", 0, 0, 1,
+		      range_names },
 };
 
 /*
@@ -530,10 +555,31 @@ TEO_HOT int teo_select_common(void *st, const struct is_gov_env *env,
 	}
 scanned:
 	if (weighted && idx < prev_intercept_idx) {
-		/* states 0..prev_intercept_idx, enabled and teo_state_ok() */
-		uint32_t mask = (call->tick_stopped ? ec->long_ok : ~env->disabled) &
-				((2u << prev_intercept_idx) - 1);
+		int ref = prev_intercept_idx, top;
+		uint32_t mask;
 		int j;
+
+		if (env->params->v[P_TRIGGER] == 1) {
+			/*
+			 * The RFC's trigger: the state the sleep length alone
+			 * gives, as this function would find it with no
+			 * intercepts (constraint, then a shallower state that
+			 * fits).  The kernel would have to read the sleep length
+			 * here, so it is read, kept for teo_update(), and used
+			 * below with its delta_next, as the kernel would.
+			 */
+			duration_ns = is_gov_sleep_length(call, &delta_tick);
+			cpu_data->sleep_length_ns = duration_ns;
+			if (ref > constraint_idx)
+				ref = constraint_idx;
+			if (ec->residency[ref] > duration_ns)
+				ref = teo_find_shallower_state(ec, env, ref, duration_ns, false, nb);
+			if (idx >= ref)
+				goto picked;
+		}
+		/* states 0..top, enabled and teo_state_ok() */
+		top = env->params->v[P_RANGE] == 1 ? idx : ref;
+		mask = (call->tick_stopped ? ec->long_ok : ~env->disabled) & ((2u << top) - 1);
 
 		if (env->params->v[P_PICK] == 1)
 			j = wteo_argmax(cpu_data->weights[idx], count, mask);
@@ -543,6 +589,7 @@ scanned:
 		if (j >= 0)
 			idx = j;
 	}
+picked:
 	if (!idx && prev_intercept_idx) {
 		duration_ns = is_gov_sleep_length(call, &delta_tick);
 		cpu_data->sleep_length_ns = duration_ns;
