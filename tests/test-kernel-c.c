@@ -61,7 +61,8 @@ static void test_wteo(void **state)
 	/* the module parameters; the rest are constants in teo.c */
 	static const char *const params[] = { NULL, "learning_rate=51", "learning_rate=1024",
 					      "learning_rate=1", "init_self_weight=0",
-					      "init_self_weight=1024" };
+					      "init_self_weight=1024", "range=chosen",
+					      "range=chosen learning_rate=1024" };
 	static const char *const tabs[] = { "power9", "power9-full", "ties", "max" };
 
 	(void)state;
@@ -75,7 +76,7 @@ static void test_wteo(void **state)
  * CPU), so equal decisions throughout mean equal runs.  Realistic inputs
  * for the RFC report's scenarios, beside the random streams' corners.
  */
-static GArray *run_synth(const struct is_governor *g, const char *workload,
+static GArray *run_synth(const struct is_governor *g, const char *gparam, const char *workload,
 			 const char *wparams, int64_t latency_req_ns, struct is_metrics *tot,
 			 GString *dump)
 {
@@ -96,6 +97,8 @@ static GArray *run_synth(const struct is_governor *g, const char *workload,
 	cfg.states = is_states_builtin("power9");
 	cfg.disabled = is_states_default_disabled(cfg.states);
 	is_params_defaults(g, &cfg.params);
+	if (gparam)
+		assert_true(is_params_set(g, &cfg.params, gparam, NULL));
 	b.g = is_synth_new(&scfg, &err);
 	assert_non_null(b.g);
 	s = is_sim_new(&cfg, &err);
@@ -128,16 +131,24 @@ static void test_closed_loop(void **state)
 	};
 
 	(void)state;
-	for (size_t p = 0; p < G_N_ELEMENTS(pairs); p++)
+	/* every pair with its defaults, then wteo with range=chosen */
+	for (size_t p = 0; p <= G_N_ELEMENTS(pairs); p++)
 		for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
+			const size_t q = p < G_N_ELEMENTS(pairs) ? p : 3;
+			const char *gparam = p < G_N_ELEMENTS(pairs) ? NULL : "range=chosen";
 			struct is_metrics ma, mb;
 			GString *da = g_string_new(NULL), *db = g_string_new(NULL);
-			GArray *a = run_synth(is_governor_find(pairs[p].lib), cases[c].workload,
-					      cases[c].wparams, cases[c].latency_req_ns, &ma, da);
-			GArray *b = run_synth(pairs[p].ref, cases[c].workload, cases[c].wparams,
-					      cases[c].latency_req_ns, &mb, db);
+			GArray *a = run_synth(is_governor_find(pairs[q].lib), gparam,
+					      cases[c].workload, cases[c].wparams,
+					      cases[c].latency_req_ns, &ma, da);
+			GArray *b = run_synth(pairs[q].ref, gparam, cases[c].workload,
+					      cases[c].wparams, cases[c].latency_req_ns, &mb, db);
 
-			char *what = g_strdup_printf("%s on %s %s", pairs[p].lib, cases[c].workload,
+			char *what;
+
+			assert_string_equal(pairs[q].lib, p < G_N_ELEMENTS(pairs) ? pairs[p].lib : "wteo");
+			what = g_strdup_printf("%s %s on %s %s", pairs[q].lib,
+						     gparam ? gparam : "", cases[c].workload,
 						     cases[c].wparams ? cases[c].wparams : "");
 
 			assert_true(a->len >= 150000);  /* a selection per period at least */

@@ -10,13 +10,16 @@
 #define CONFIG_CPU_IDLE_GOV_WTEO 1
 #include "teo-wteo.inc"
 
-enum { KP_LEARNING_RATE, KP_INIT_SELF_WEIGHT };
+enum { KP_LEARNING_RATE, KP_INIT_SELF_WEIGHT, KP_RANGE };
+
+static const char *const kc_range_names[] = { "reference", "chosen", NULL };
 
 /* The library wteo's names and ranges, the module parameters' defaults. */
 static const struct is_param_desc kc_wteo_params[] = {
 	[KP_LEARNING_RATE] = { "learning_rate", "teo.wteo_learning_rate", 102, 0, 1024, NULL },
 	[KP_INIT_SELF_WEIGHT] = { "init_self_weight", "teo.wteo_init_self_weight", 614, 0, 1024,
 				  NULL },
+	[KP_RANGE] = { "range", "teo.wteo_range", 0, 0, 1, kc_range_names },
 };
 
 static int kc_wteo_init(void *st, const struct is_gov_env *env)
@@ -28,6 +31,7 @@ static int kc_wteo_init(void *st, const struct is_gov_env *env)
 		return -1;
 	wteo_learning_rate = (unsigned int)env->params->v[KP_LEARNING_RATE];
 	wteo_init_self_weight = (unsigned int)env->params->v[KP_INIT_SELF_WEIGHT];
+	wteo_range = (unsigned int)env->params->v[KP_RANGE];
 	memset(&teo_cpus[env->cpu], 0, sizeof(teo_cpus[0]));
 	return wteo_governor.enable(drv, dev);
 }
