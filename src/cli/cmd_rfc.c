@@ -13,6 +13,10 @@
  *     normalised to TEO = 100.  Schbench also with CPU 0 as the message
  *     thread (waker=cpu0), which the cover letter does not have.
  *  3. teo-6.12 vs wteo vs menu-6.12 vs oracle on the same rows.
+ *  4. wteo with the RFC's own choices on the same rows: candidates only
+ *     up to TEO's shallower choice (range=chosen), and that with the pick
+ *     triggered against the sleep-length candidate (trigger=timer), beside
+ *     experiment 3's teo-6.12 and wteo runs.
  *
  * Spread: every normalised figure is the mean over seeds of the per-seed
  * ratio to the baseline run on the same seed (common random numbers), with
@@ -376,6 +380,52 @@ static void draws_table(FILE *f, const struct group *gr, const char *const *govs
 	fputc('\n', f);
 }
 
+/*
+ * Experiment 4's table for one group: @base is experiment 3's runs of the
+ * group ([row][@nb governors][seed]: teo-6.12 first, wteo second), @var the
+ * variants' ([row][nv][seed]).  Energy and p99 normalised to teo-6.12 on
+ * the same seed; correct and weighted picks in % of selections.
+ */
+static void variants_table(FILE *f, const struct group *gr, const struct fig *base, int nb,
+			   const struct fig *var, const char *const *names, int nv, int seeds)
+{
+	fprintf(f, "| %s | teo-6.12 correct |", gr->rowname);
+	for (int k = 0; k <= nv; k++)
+		fprintf(f, " %s energy | p99 | correct | picks |", k ? names[k - 1] : "wteo");
+	fprintf(f, "\n|---|---|");
+	for (int k = 0; k <= nv; k++)
+		fprintf(f, "---|---|---|---|");
+	fputc('\n', f);
+	for (int i = 0; i < gr->n; i++) {
+		const struct fig *teo = &base[(size_t)i * nb * seeds];
+		double a[64], b[64], m, sd;
+
+		pick(teo, seeds, FIELD(teo, correct), a);
+		mean_sd(a, seeds, &m, &sd);
+		fprintf(f, "| %s | %s |", gr->rows[i].label, fmt_f(m, 1));
+		for (int k = 0; k <= nv; k++) {
+			const struct fig *x = k ? &var[((size_t)i * nv + k - 1) * seeds] : teo + seeds;
+
+			pick(x, seeds, FIELD(x, energy), a);
+			pick(teo, seeds, FIELD(x, energy), b);
+			ratio(a, b, seeds, &m, &sd);
+			fprintf(f, " %s |", norm_cell(m, sd, false));
+			pick(x, seeds, FIELD(x, p99), a);
+			pick(teo, seeds, FIELD(x, p99), b);
+			ratio(a, b, seeds, &m, &sd);
+			fprintf(f, " %s |", norm_cell(m, sd, false));
+			pick(x, seeds, FIELD(x, correct), a);
+			mean_sd(a, seeds, &m, &sd);
+			fprintf(f, " %s |", fmt_f(m, 1));
+			pick(x, seeds, FIELD(x, draws), a);
+			mean_sd(a, seeds, &m, &sd);
+			fprintf(f, " %s |", fmt_f(m, 1));
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
 /* accuracy.png, residency.png, energy-p99.png via gnuplot, when installed. */
 static void write_plots(const char *dir, const char *acc, const char *sc, const char *res)
 {
@@ -456,6 +506,8 @@ int cmd_rfc(int argc, char **argv)
 	GString *plot_acc = g_string_new(NULL), *plot_sc = g_string_new(NULL);
 	double res_sum[4][IS_STATE_MAX] = { { 0 } };
 	int res_n = 0;
+	/* experiment 3's runs per group, for experiment 4 */
+	struct fig *runs612[G_N_ELEMENTS(groups)] = { NULL };
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!cli_parse(ctx, &argc, &argv, &code))
@@ -652,7 +704,50 @@ int cmd_rfc(int argc, char **argv)
 			}
 			fputc('\n', f);
 			draws_table(f, gr, govs, ng, all, seeds);
-			g_free(all);
+			if (e == 1)
+				runs612[gi] = all;
+			else
+				g_free(all);
+		}
+	}
+
+	/* 4. wteo's variants, beside experiment 3's teo-6.12 and wteo */
+	{
+		static const char *const vparams[] = { "range=chosen", "trigger=timer,range=chosen" };
+		static const char *const vnames[] = { "range=chosen", "trigger=timer range=chosen" };
+		const int nv = G_N_ELEMENTS(vparams);
+
+		r.experiment = "wteo-variants";
+		fprintf(f, "## 4. wteo with the RFC's choices: candidates up to TEO's choice, the timer "
+			   "trigger\n\n"
+			   "wteo (experiment 3, the kernel series' default) lets the row of TEO's "
+			   "shallower choice pick among all states up to the deepest enabled one. "
+			   "The RFC's pick never went deeper than the state its intervals logic "
+			   "chose: `range=chosen` (the series' `teo.wteo_range=1`, checked in QEMU "
+			   "by `tools/kernel/validate`) does the same on 6.12. `trigger=timer` (in "
+			   "idlesim only) also picks only when TEO's choice is shallower than the "
+			   "state the sleep length alone gives, the RFC's comparison; it reads the "
+			   "sleep length on every such selection. Energy and p99 normalised to "
+			   "teo-6.12 = 100 on the same seed; correct and picks (selections that drew "
+			   "a random number) in %% of selections.\n\n");
+		for (size_t gi = 0; gi < G_N_ELEMENTS(groups); gi++) {
+			const struct group *gr = &groups[gi];
+			struct fig *var = g_new0(struct fig, (size_t)gr->n * nv * seeds);
+
+			for (int i = 0; i < gr->n; i++)
+				for (int k = 0; k < nv; k++) {
+					r.row = gr->rows[i].label;
+					if (!run_row(&r, &gr->rows[i], "wteo", vparams[k], NULL, &np, &err)) {
+						g_free(var);
+						goto fail;
+					}
+					memcpy(&var[((size_t)i * nv + k) * seeds], r.out,
+					       sizeof(struct fig) * seeds);
+				}
+			fprintf(f, "### %s\n\n", gr->title);
+			variants_table(f, gr, runs612[gi], (int)G_N_ELEMENTS(g612), var, vnames, nv,
+				       seeds);
+			g_free(var);
 		}
 	}
 	if (c.f && !cli_out_commit(&c)) {
@@ -687,6 +782,8 @@ fail:
 		cli_out_abort(&c);
 	cli_out_abort(&o);
 done:
+	for (size_t gi = 0; gi < G_N_ELEMENTS(groups); gi++)
+		g_free(runs612[gi]);
 	g_string_free(plot_acc, TRUE);
 	g_string_free(plot_sc, TRUE);
 	g_free(r.out);
