@@ -335,6 +335,21 @@ static bool write_file(const char *dir, const char *name, const char *text)
 	return true;
 }
 
+/* Two cells: energy and p99 of @x's runs normalised to @base's, seed by seed. */
+static void norm_cells(FILE *f, const struct fig *x, const struct fig *base, int seeds)
+{
+	double a[64], b[64], m, sd;
+
+	pick(x, seeds, FIELD(x, energy), a);
+	pick(base, seeds, FIELD(x, energy), b);
+	ratio(a, b, seeds, &m, &sd);
+	fprintf(f, " %s |", norm_cell(m, sd, false));
+	pick(x, seeds, FIELD(x, p99), a);
+	pick(base, seeds, FIELD(x, p99), b);
+	ratio(a, b, seeds, &m, &sd);
+	fprintf(f, " %s |", norm_cell(m, sd, false));
+}
+
 /*
  * How often each weighted governor of the group's runs (@all: [row][gov]
  * [seed]) drew a random number, i.e. made its weighted pick: the reason
@@ -398,7 +413,7 @@ static void variants_table(FILE *f, const struct group *gr, const struct fig *ba
 	fputc('\n', f);
 	for (int i = 0; i < gr->n; i++) {
 		const struct fig *teo = &base[(size_t)i * nb * seeds];
-		double a[64], b[64], m, sd;
+		double a[64], m, sd;
 
 		pick(teo, seeds, FIELD(teo, correct), a);
 		mean_sd(a, seeds, &m, &sd);
@@ -406,14 +421,7 @@ static void variants_table(FILE *f, const struct group *gr, const struct fig *ba
 		for (int k = 0; k <= nv; k++) {
 			const struct fig *x = k ? &var[((size_t)i * nv + k - 1) * seeds] : teo + seeds;
 
-			pick(x, seeds, FIELD(x, energy), a);
-			pick(teo, seeds, FIELD(x, energy), b);
-			ratio(a, b, seeds, &m, &sd);
-			fprintf(f, " %s |", norm_cell(m, sd, false));
-			pick(x, seeds, FIELD(x, p99), a);
-			pick(teo, seeds, FIELD(x, p99), b);
-			ratio(a, b, seeds, &m, &sd);
-			fprintf(f, " %s |", norm_cell(m, sd, false));
+			norm_cells(f, x, teo, seeds);
 			pick(x, seeds, FIELD(x, correct), a);
 			mean_sd(a, seeds, &m, &sd);
 			fprintf(f, " %s |", fmt_f(m, 1));
@@ -665,17 +673,7 @@ int cmd_rfc(int argc, char **argv)
 
 				fprintf(f, "| %s |", gr->rows[i].label);
 				for (int k = 1; k < ng; k++) {
-					const struct fig *x = base + k * seeds;
-					double a[64], b[64], m, sd;
-
-					pick(x, seeds, FIELD(x, energy), a);
-					pick(base, seeds, FIELD(x, energy), b);
-					ratio(a, b, seeds, &m, &sd);
-					fprintf(f, " %s |", norm_cell(m, sd, false));
-					pick(x, seeds, FIELD(x, p99), a);
-					pick(base, seeds, FIELD(x, p99), b);
-					ratio(a, b, seeds, &m, &sd);
-					fprintf(f, " %s |", norm_cell(m, sd, false));
+					norm_cells(f, base + k * seeds, base, seeds);
 				}
 				fputc('\n', f);
 				if (e == 1) {
