@@ -62,7 +62,8 @@ static void test_wteo(void **state)
 	static const char *const params[] = { NULL, "learning_rate=51", "learning_rate=1024",
 					      "learning_rate=1", "init_self_weight=0",
 					      "init_self_weight=1024", "range=chosen",
-					      "range=chosen learning_rate=1024" };
+					      "range=chosen learning_rate=1024", "trigger=timer",
+					      "trigger=timer range=chosen" };
 	static const char *const tabs[] = { "power9", "power9-full", "ties", "max" };
 
 	(void)state;
@@ -130,12 +131,15 @@ static void test_closed_loop(void **state)
 		{ "mixed", NULL, 20000 },
 	};
 
+	/* every pair with its defaults, then wteo with its variant params */
+	static const char *const wteo_variants[] = { "range=chosen", "trigger=timer" };
+
 	(void)state;
-	/* every pair with its defaults, then wteo with range=chosen */
-	for (size_t p = 0; p <= G_N_ELEMENTS(pairs); p++)
+	for (size_t p = 0; p < G_N_ELEMENTS(pairs) + G_N_ELEMENTS(wteo_variants); p++)
 		for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
-			const size_t q = p < G_N_ELEMENTS(pairs) ? p : 3;
-			const char *gparam = p < G_N_ELEMENTS(pairs) ? NULL : "range=chosen";
+			const bool var = p >= G_N_ELEMENTS(pairs);
+			const size_t q = var ? 3 : p;
+			const char *gparam = var ? wteo_variants[p - G_N_ELEMENTS(pairs)] : NULL;
 			struct is_metrics ma, mb;
 			GString *da = g_string_new(NULL), *db = g_string_new(NULL);
 			GArray *a = run_synth(is_governor_find(pairs[q].lib), gparam,
@@ -146,7 +150,7 @@ static void test_closed_loop(void **state)
 
 			char *what;
 
-			assert_string_equal(pairs[q].lib, p < G_N_ELEMENTS(pairs) ? pairs[p].lib : "wteo");
+			assert_string_equal(pairs[q].lib, var ? "wteo" : pairs[p].lib);
 			what = g_strdup_printf("%s %s on %s %s", pairs[q].lib,
 						     gparam ? gparam : "", cases[c].workload,
 						     cases[c].wparams ? cases[c].wparams : "");

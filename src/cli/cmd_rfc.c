@@ -721,11 +721,12 @@ int cmd_rfc(int argc, char **argv)
 			   "wteo (experiment 3, the kernel series' default) lets the row of TEO's "
 			   "shallower choice pick among all states up to the deepest enabled one. "
 			   "The RFC's pick never went deeper than the state its intervals logic "
-			   "chose: `range=chosen` (the series' `teo.wteo_range=1`, checked in QEMU "
-			   "by `tools/kernel/validate`) does the same on 6.12. `trigger=timer` (in "
-			   "idlesim only) also picks only when TEO's choice is shallower than the "
-			   "state the sleep length alone gives, the RFC's comparison; it reads the "
-			   "sleep length on every such selection. Energy and p99 normalised to "
+			   "chose: `range=chosen` (the series' `teo.wteo_range=1`) does the same "
+			   "on 6.12. `trigger=timer` (`teo.wteo_trigger=1`) also picks only when "
+			   "TEO's choice is shallower than the state the sleep length alone gives, "
+			   "the RFC's comparison; it reads the sleep length on every such "
+			   "selection. Both are checked in QEMU by `tools/kernel/validate`. Energy "
+			   "and p99 normalised to "
 			   "teo-6.12 = 100 on the same seed; correct and picks (selections that drew "
 			   "a random number) in %% of selections.\n\n");
 		for (size_t gi = 0; gi < G_N_ELEMENTS(groups); gi++) {

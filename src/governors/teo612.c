@@ -53,20 +53,21 @@
  *    [0, 1024]; a weight w stops shrinking once w * rate < 1024.
  * Only shifts, products and sums: no division by 100 in the hot path.
  *
- * Two params try the RFC's own choices on 6.12 (their defaults are the
- * series' algorithm):
- *  - range=chosen: the candidates are 0..I, not 0..P (or 0..the timer
- *    candidate), as the RFC's pick never went deeper than the state its
- *    intervals logic chose; the series has it too (teo.wteo_range=1);
- *  - trigger=timer, in the library only: the pick runs only when I is
+ * Two params try the RFC's own choices on 6.12; the series has both as
+ * module parameters, and their defaults are its default algorithm:
+ *  - range=chosen (teo.wteo_range=1): the candidates are 0..I, not 0..P
+ *    (or 0..the timer candidate), as the RFC's pick never went deeper than
+ *    the state its intervals logic chose;
+ *  - trigger=timer (teo.wteo_trigger=1): the pick runs only when I is
  *    shallower than the state the sleep length alone gives (P clamped to
  *    the latency constraint, then teo_find_shallower_state() for the sleep
  *    length), as the RFC compared with its timer-based candidate.  That
  *    needs the sleep length whenever the intercepts logic moved, so it is
  *    read then (the lazy query is given up for those selections), kept
- *    for teo_update() and used later in the select, as the kernel would if
- *    it read it there (once: a second tick_nohz_get_sleep_length() would
- *    see a later clock, which is why the series does not offer it yet).
+ *    for teo_update() and used later in the select.  The series reads it
+ *    once there and skips its later reads, as a second
+ *    tick_nohz_get_sleep_length() would see a later clock; the simulator's
+ *    accessor returns the same value on every call, which is the same.
  */
 #include <string.h>
 
@@ -104,8 +105,8 @@ static const struct is_param_desc wteo_params[] = {
 	[P_PICK] = { "pick", "random: weighted draw (the kernel's); argmax: heaviest state",
 		     0, 0, 1, pick_names },
 	[P_TRIGGER] = { "trigger",
-			"pick when TEO went shallower than: deepest (the kernel series') or "
-			"timer (the sleep-length candidate; library only)",
+			"pick when TEO went shallower than: deepest or timer (the sleep-length "
+			"candidate, as the RFC; the series' teo.wteo_trigger=1)",
 			0, 0, 1, trigger_names },
 	[P_RANGE] = { "range",
 		      "candidates: reference (up to the trigger's state) or chosen (up to "
