@@ -132,26 +132,26 @@ static void test_closed_loop(void **state)
 	};
 
 	/* every pair with its defaults, then wteo with its variant params */
-	static const char *const wteo_variants[] = { "range=chosen", "trigger=timer" };
+	static const struct {
+		const struct pair *p;
+		const char *param;
+	} runs[] = {
+		{ &pairs[0], NULL }, { &pairs[1], NULL }, { &pairs[2], NULL }, { &pairs[3], NULL },
+		{ &pairs[3], "range=chosen" }, { &pairs[3], "trigger=timer" },
+	};
 
 	(void)state;
-	for (size_t p = 0; p < G_N_ELEMENTS(pairs) + G_N_ELEMENTS(wteo_variants); p++)
+	for (size_t r = 0; r < G_N_ELEMENTS(runs); r++)
 		for (size_t c = 0; c < G_N_ELEMENTS(cases); c++) {
-			const bool var = p >= G_N_ELEMENTS(pairs);
-			const size_t q = var ? 3 : p;
-			const char *gparam = var ? wteo_variants[p - G_N_ELEMENTS(pairs)] : NULL;
+			const struct pair *p = runs[r].p;
+			const char *gparam = runs[r].param;
 			struct is_metrics ma, mb;
 			GString *da = g_string_new(NULL), *db = g_string_new(NULL);
-			GArray *a = run_synth(is_governor_find(pairs[q].lib), gparam,
-					      cases[c].workload, cases[c].wparams,
-					      cases[c].latency_req_ns, &ma, da);
-			GArray *b = run_synth(pairs[q].ref, gparam, cases[c].workload,
-					      cases[c].wparams, cases[c].latency_req_ns, &mb, db);
-
-			char *what;
-
-			assert_string_equal(pairs[q].lib, var ? "wteo" : pairs[p].lib);
-			what = g_strdup_printf("%s %s on %s %s", pairs[q].lib,
+			GArray *a = run_synth(is_governor_find(p->lib), gparam, cases[c].workload,
+					      cases[c].wparams, cases[c].latency_req_ns, &ma, da);
+			GArray *b = run_synth(p->ref, gparam, cases[c].workload, cases[c].wparams,
+					      cases[c].latency_req_ns, &mb, db);
+			char *what = g_strdup_printf("%s%s%s on %s %s", p->lib, gparam ? " " : "",
 						     gparam ? gparam : "", cases[c].workload,
 						     cases[c].wparams ? cases[c].wparams : "");
 
