@@ -171,50 +171,7 @@ static void test_determinism(void **state)
 	g_free(c);
 }
 
-/* argmax never draws; the weights are used (decisions differ from teo). */
-static void test_argmax_and_use(void **state)
-{
-	struct is_sim_config c = { .states = is_states_builtin("power9"), .cpus = 1, .hz = 100,
-				   .seed = 1, .gov = is_governor_find("wteo") };
-	struct is_gov_call call = { .latency_req_ns = 2147483647000LL, .rng_ = &(uint64_t){ 1 },
-				    .sleep_length_ns_ = 50000000, .delta_next_ns_ = 5000000 };
-	struct is_gov_env env;
-	struct is_params p;
-	struct teo_cpu t;
-	bool stop = true;
-	int idx;
-
-	(void)state;
-	(void)c;
-	is_params_defaults(&test_copy_of_wteo, &p);
-	env = (struct is_gov_env){ .drv = is_states_builtin("power9"), .params = &p,
-				   .tick_nsec = 10000000 };
-	wteo_enable_device(&t, &env);
-	t.last_state_idx = -1;
-	t.intercepts[0] = 8000;
-	t.total = 8000;
-	/* intercepts send TEO to 0; row 0 (616 on 0, 68 elsewhere) picks with
-	 * the draw: 0x00000000 -> state 0, 0xffffffff -> state 6 */
-	call.has_draw_ = true;
-	call.draw_ = 0xffffffffu;
-	idx = wteo_select(&t, &env, &call, &stop);
-	assert_true(call.draw_used_);
-	assert_int_equal(idx, 6);
-	t.last_state_idx = -1;
-	call.draw_ = 0;
-	call.draw_used_ = false;
-	idx = wteo_select(&t, &env, &call, &stop);
-	assert_int_equal(idx, 0);
-	/* argmax: the diagonal of row 0 wins, no draw */
-	assert_true(is_params_set(&test_copy_of_wteo, &p, "pick=argmax", NULL));
-	t.last_state_idx = -1;
-	call.draw_used_ = false;
-	idx = wteo_select(&t, &env, &call, &stop);
-	assert_int_equal(idx, 0);
-	assert_false(call.draw_used_);
-}
-
-/* A select with the intercepts on one bin: TEO moves to @bin (below). */
+/* A select with all intercepts in @bin: TEO moves to @bin (test_range_and_trigger). */
 static int select_with(struct teo_cpu *t, const struct is_gov_env *env,
 		       struct is_gov_call *call, int bin, uint32_t draw)
 {
@@ -230,6 +187,31 @@ static int select_with(struct teo_cpu *t, const struct is_gov_env *env,
 	call->draw_used_ = false;
 	call->sleep_length_read_ = false;
 	return wteo_select(t, env, call, &stop);
+}
+
+/* argmax never draws; the weights are used (decisions differ from teo). */
+static void test_argmax_and_use(void **state)
+{
+	struct is_gov_call call = { .latency_req_ns = 2147483647000LL, .rng_ = &(uint64_t){ 1 },
+				    .sleep_length_ns_ = 50000000, .delta_next_ns_ = 5000000 };
+	struct is_gov_env env;
+	struct is_params p;
+	struct teo_cpu t;
+
+	(void)state;
+	is_params_defaults(&test_copy_of_wteo, &p);
+	env = (struct is_gov_env){ .drv = is_states_builtin("power9"), .params = &p,
+				   .tick_nsec = 10000000 };
+	wteo_enable_device(&t, &env);
+	/* intercepts send TEO to 0; row 0 (616 on 0, 68 elsewhere) picks with
+	 * the draw: 0x00000000 -> state 0, 0xffffffff -> state 6 */
+	assert_int_equal(select_with(&t, &env, &call, 0, 0xffffffffu), 6);
+	assert_true(call.draw_used_);
+	assert_int_equal(select_with(&t, &env, &call, 0, 0), 0);
+	/* argmax: the diagonal of row 0 wins, no draw */
+	assert_true(is_params_set(&test_copy_of_wteo, &p, "pick=argmax", NULL));
+	assert_int_equal(select_with(&t, &env, &call, 0, 0), 0);
+	assert_false(call.draw_used_);
 }
 
 /*
