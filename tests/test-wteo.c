@@ -142,6 +142,7 @@ static void test_rows_invariant(void **state)
 		{ "init_self_weight=0", "learning_rate=500", NULL },
 		{ "init_self_weight=1024", NULL }, { "pick=argmax", NULL },
 		{ "trigger=timer", NULL }, { "range=chosen", "learning_rate=500", NULL },
+		{ "poll=avoid", NULL }, { "poll=avoid", "range=chosen", NULL },
 	};
 	struct is_metrics m;
 
@@ -289,6 +290,57 @@ static void test_range_and_trigger(void **state)
 }
 
 /*
+ * poll=avoid, by hand (power9: state 0, snooze, polls; rows start at 616
+ * on the diagonal and 68 elsewhere).  The draw is taken as before.
+ */
+static void test_avoid_poll(void **state)
+{
+	struct is_gov_call call = { .latency_req_ns = 2147483647000LL, .rng_ = &(uint64_t){ 1 },
+				    .sleep_length_ns_ = 50000000, .delta_next_ns_ = 5000000 };
+	struct is_gov_env env;
+	struct is_params p;
+	struct teo_cpu t;
+
+	(void)state;
+	is_params_defaults(&test_copy_of_wteo, &p);
+	assert_true(is_params_set(&test_copy_of_wteo, &p, "poll=avoid", NULL));
+	env = (struct is_gov_env){ .drv = is_states_builtin("power9"), .params = &p,
+				   .tick_nsec = 10000000 };
+	wteo_enable_device(&t, &env);
+
+	/*
+	 * Row 0 over 1..6 (6 x 68 = 408, snooze's 616 left out): x = draw *
+	 * 408 >> 32; draw 0 -> x = 0, state 1 (it was state 0 with poll=allow,
+	 * test_argmax_and_use); 0xffffffff -> x = 407, state 6.
+	 */
+	assert_int_equal(select_with(&t, &env, &call, 0, 0), 1);
+	assert_true(call.draw_used_);
+	assert_int_equal(select_with(&t, &env, &call, 0, 0xffffffffu), 6);
+
+	/*
+	 * range=chosen, TEO's choice 2: row 2 over 1..2, 68 + 616 = 684.
+	 * x = 68 first at draw = ceil(68 * 2^32 / 684) = 0x1973465D -> state 2;
+	 * one less -> x = 67, state 1; draw 0 -> state 1, never 0.
+	 */
+	assert_true(is_params_set(&test_copy_of_wteo, &p, "range=chosen", NULL));
+	assert_int_equal(select_with(&t, &env, &call, 2, 0x1973465du), 2);
+	assert_int_equal(select_with(&t, &env, &call, 2, 0x1973465cu), 1);
+	assert_int_equal(select_with(&t, &env, &call, 2, 0), 1);
+
+	/*
+	 * range=chosen, TEO's choice 0: the only candidate polls, none is
+	 * left, and TEO's choice stays: state 0 whatever the draw, and the
+	 * draw is still taken (the random stream does not shift).
+	 */
+	assert_int_equal(select_with(&t, &env, &call, 0, 0xffffffffu), 0);
+	assert_true(call.draw_used_);
+
+	/* poll=allow again: draw 0 over 0..2 (68 + 68 + 616) -> state 0 */
+	assert_true(is_params_set(&test_copy_of_wteo, &p, "poll=allow", NULL));
+	assert_int_equal(select_with(&t, &env, &call, 2, 0), 0);
+}
+
+/*
  * With range=chosen the pick can only make TEO's choice shallower, and
  * the later steps of teo_select() keep that order but one: a state below
  * RESIDENCY_THRESHOLD_NS (with a polling state 0) is returned without the
@@ -368,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_argmax_and_use),
 		cmocka_unit_test(test_range_and_trigger),
 		cmocka_unit_test(test_chosen_never_deeper),
+		cmocka_unit_test(test_avoid_poll),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
