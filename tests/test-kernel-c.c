@@ -63,7 +63,8 @@ static void test_wteo(void **state)
 					      "learning_rate=1", "init_self_weight=0",
 					      "init_self_weight=1024", "range=chosen",
 					      "range=chosen learning_rate=1024", "trigger=timer",
-					      "trigger=timer range=chosen" };
+					      "trigger=timer range=chosen", "poll=avoid",
+					      "poll=avoid range=chosen" };
 	static const char *const tabs[] = { "power9", "power9-full", "ties", "max" };
 
 	(void)state;
@@ -138,6 +139,7 @@ static void test_closed_loop(void **state)
 	} runs[] = {
 		{ &pairs[0], NULL }, { &pairs[1], NULL }, { &pairs[2], NULL }, { &pairs[3], NULL },
 		{ &pairs[3], "range=chosen" }, { &pairs[3], "trigger=timer" },
+		{ &pairs[3], "poll=avoid" },
 	};
 
 	(void)state;

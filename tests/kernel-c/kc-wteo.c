@@ -10,10 +10,11 @@
 #define CONFIG_CPU_IDLE_GOV_WTEO 1
 #include "teo-wteo.inc"
 
-enum { KP_LEARNING_RATE, KP_INIT_SELF_WEIGHT, KP_RANGE, KP_TRIGGER };
+enum { KP_LEARNING_RATE, KP_INIT_SELF_WEIGHT, KP_RANGE, KP_TRIGGER, KP_POLL };
 
 static const char *const kc_range_names[] = { "reference", "chosen", NULL };
 static const char *const kc_trigger_names[] = { "deepest", "timer", NULL };
+static const char *const kc_poll_names[] = { "allow", "avoid", NULL };
 
 /* The library wteo's names and ranges, the module parameters' defaults. */
 static const struct is_param_desc kc_wteo_params[] = {
@@ -22,6 +23,7 @@ static const struct is_param_desc kc_wteo_params[] = {
 				  NULL },
 	[KP_RANGE] = { "range", "teo.wteo_range", 0, 0, 1, kc_range_names },
 	[KP_TRIGGER] = { "trigger", "teo.wteo_trigger", 0, 0, 1, kc_trigger_names },
+	[KP_POLL] = { "poll", "teo.wteo_avoid_poll", 0, 0, 1, kc_poll_names },
 };
 
 static int kc_wteo_init(void *st, const struct is_gov_env *env)
@@ -35,6 +37,7 @@ static int kc_wteo_init(void *st, const struct is_gov_env *env)
 	wteo_init_self_weight = (unsigned int)env->params->v[KP_INIT_SELF_WEIGHT];
 	wteo_range = (unsigned int)env->params->v[KP_RANGE];
 	wteo_trigger = (unsigned int)env->params->v[KP_TRIGGER];
+	wteo_avoid_poll = (unsigned int)env->params->v[KP_POLL];
 	memset(&teo_cpus[env->cpu], 0, sizeof(teo_cpus[0]));
 	return wteo_governor.enable(drv, dev);
 }
