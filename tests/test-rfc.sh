@@ -53,23 +53,23 @@ awk '/normalised \(8 intervals = 100\)/ { t = 1; next } t && /^\|/ { in_t = 1 }
 awk '/^oracle: prediction distribution/ { t = 1; next } t && /^\|/ { in_t = 1 }
 	t && /^\|/ && !/^\|---/ && !/US 1/ { split($0, c, "|"); n++; if (c[9] + 0 != 100) bad++ }
 	t && in_t && /^$/ { t = 0; in_t = 0 } END { exit bad > 0 || n != 21 }' "$T/q.md" && ok || bad "the oracle is not 100% correct"
-# Experiment 4: one table per group, 21 rows of 14 cells; its teo-6.12 and
+# Experiment 4: one table per group, 21 rows of 18 cells; its teo-6.12 and
 # wteo correct figures are experiment 3's (there to 2 decimals, here to 1).
 [ "$(grep -c '^| [A-Za-z]* | teo-6.12 correct |' "$T/q.md")" -eq 5 ] && ok || bad "5 wteo-variant tables"
 awk '/^teo-6.12: prediction distribution/ { g = "t"; next } /^wteo: prediction distribution/ { g = "w"; next }
 	/prediction distribution/ { g = ""; next } /^## 4\./ { e4 = 1 }
 	!e4 && g != "" && /^\| / && !/US 1/ { split($0, c, "|"); v[g, ++n[g]] = c[9] }
 	e4 && /^\| / && !/correct/ { k++
-		if (split($0, c, "|") != 16) { print "cells: " $0; bad++ }
+		if (split($0, c, "|") != 20) { print "cells: " $0; bad++ }
 		d1 = c[3] - v["t", k]; d2 = c[6] - v["w", k]
 		if (d1 > 0.051 || d1 < -0.051 || d2 > 0.051 || d2 < -0.051) { print "differs: " $0; bad++ } }
 	END { exit bad > 0 || k != 21 || n["t"] != 21 || n["w"] != 21 }' "$T/q.md" && ok ||
 	bad "experiment 4's rows do not match experiment 3's teo-6.12 and wteo"
 awk -F, '$1 == "wteo-variants" { n++; if ($5 != "wteo" || $6 !~ /range=chosen/) bad++ }
-	END { exit bad > 0 || n != 210 }' "$T/q.csv" && ok || bad "210 wteo-variant runs, all wteo range=chosen"
-# CSV: one line per run (100 history + 210 RFC + 420 6.12 + 210 variant runs),
+	END { exit bad > 0 || n != 315 }' "$T/q.csv" && ok || bad "315 wteo-variant runs, all wteo range=chosen"
+# CSV: one line per run (100 history + 210 RFC + 420 6.12 + 315 variant runs),
 # shares sum to 100.
-[ "$(wc -l < "$T/q.csv")" -eq 941 ] && ok || bad "CSV should have 940 runs and a header"
+[ "$(wc -l < "$T/q.csv")" -eq 1046 ] && ok || bad "CSV should have 1045 runs and a header"
 # (columns: 10 correct_pct, 11 shallow_pct, 12 random_draws_pct, 13.. us and os)
 awk -F, 'NR > 1 { s = $10; for (i = 13; i <= NF; i++) s += $i; if (s < 99.99 || s > 100.01) bad++ }
 	END { exit bad > 0 }' "$T/q.csv" && ok || bad "CSV accuracy shares do not sum to 100"
