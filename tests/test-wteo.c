@@ -190,29 +190,42 @@ static int select_with(struct teo_cpu *t, const struct is_gov_env *env,
 	return wteo_select(t, env, call, &stop);
 }
 
-/* argmax never draws; the weights are used (decisions differ from teo). */
-static void test_argmax_and_use(void **state)
-{
-	struct is_gov_call call = { .latency_req_ns = 2147483647000LL, .rng_ = &(uint64_t){ 1 },
-				    .sleep_length_ns_ = 50000000, .delta_next_ns_ = 5000000 };
+/* The hand-computed selects' fixture: power9, default params, fresh rows. */
+struct hand {
+	struct is_gov_call call;
 	struct is_gov_env env;
 	struct is_params p;
 	struct teo_cpu t;
+	uint64_t rng;
+};
+
+static void hand_init(struct hand *h)
+{
+	h->rng = 1;
+	h->call = (struct is_gov_call){ .latency_req_ns = 2147483647000LL, .rng_ = &h->rng,
+					.sleep_length_ns_ = 50000000, .delta_next_ns_ = 5000000 };
+	is_params_defaults(&test_copy_of_wteo, &h->p);
+	h->env = (struct is_gov_env){ .drv = is_states_builtin("power9"), .params = &h->p,
+				      .tick_nsec = 10000000 };
+	wteo_enable_device(&h->t, &h->env);
+}
+
+/* argmax never draws; the weights are used (decisions differ from teo). */
+static void test_argmax_and_use(void **state)
+{
+	struct hand h;
 
 	(void)state;
-	is_params_defaults(&test_copy_of_wteo, &p);
-	env = (struct is_gov_env){ .drv = is_states_builtin("power9"), .params = &p,
-				   .tick_nsec = 10000000 };
-	wteo_enable_device(&t, &env);
+	hand_init(&h);
 	/* intercepts send TEO to 0; row 0 (616 on 0, 68 elsewhere) picks with
 	 * the draw: 0x00000000 -> state 0, 0xffffffff -> state 6 */
-	assert_int_equal(select_with(&t, &env, &call, 0, 0xffffffffu), 6);
-	assert_true(call.draw_used_);
-	assert_int_equal(select_with(&t, &env, &call, 0, 0), 0);
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 0, 0xffffffffu), 6);
+	assert_true(h.call.draw_used_);
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 0, 0), 0);
 	/* argmax: the diagonal of row 0 wins, no draw */
-	assert_true(is_params_set(&test_copy_of_wteo, &p, "pick=argmax", NULL));
-	assert_int_equal(select_with(&t, &env, &call, 0, 0), 0);
-	assert_false(call.draw_used_);
+	assert_true(is_params_set(&test_copy_of_wteo, &h.p, "pick=argmax", NULL));
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 0, 0), 0);
+	assert_false(h.call.draw_used_);
 }
 
 /*
@@ -223,21 +236,14 @@ static void test_argmax_and_use(void **state)
  */
 static void test_range_and_trigger(void **state)
 {
-	struct is_gov_call call = { .latency_req_ns = 2147483647000LL, .rng_ = &(uint64_t){ 1 },
-				    .sleep_length_ns_ = 50000000, .delta_next_ns_ = 5000000 };
-	struct is_gov_env env;
-	struct is_params p;
-	struct teo_cpu t;
+	struct hand h;
 
 	(void)state;
-	is_params_defaults(&test_copy_of_wteo, &p);
-	env = (struct is_gov_env){ .drv = is_states_builtin("power9"), .params = &p,
-				   .tick_nsec = 10000000 };
-	wteo_enable_device(&t, &env);
+	hand_init(&h);
 
 	/* default range: row 2 over 0..6 (sum 1024); x = 1023 falls in state 6 */
-	assert_int_equal(select_with(&t, &env, &call, 2, 0xffffffffu), 6);
-	assert_true(call.draw_used_);
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 2, 0xffffffffu), 6);
+	assert_true(h.call.draw_used_);
 
 	/*
 	 * range=chosen: row 2 over 0..2 only, sum 68 + 68 + 616 = 752.
@@ -247,13 +253,13 @@ static void test_range_and_trigger(void **state)
 	 * RESIDENCY_THRESHOLD_NS with a polling state 0) returns before the
 	 * sleep length is read; state 2 reads it (20 us).
 	 */
-	assert_true(is_params_set(&test_copy_of_wteo, &p, "range=chosen", NULL));
-	assert_int_equal(select_with(&t, &env, &call, 2, 0xffffffffu), 2);
-	assert_true(call.sleep_length_read_);
-	assert_int_equal(select_with(&t, &env, &call, 2, 0x172620afu), 1);
-	assert_false(call.sleep_length_read_);
-	assert_int_equal(select_with(&t, &env, &call, 2, 0x172620aeu), 0);
-	assert_true(call.draw_used_);
+	assert_true(is_params_set(&test_copy_of_wteo, &h.p, "range=chosen", NULL));
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 2, 0xffffffffu), 2);
+	assert_true(h.call.sleep_length_read_);
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 2, 0x172620afu), 1);
+	assert_false(h.call.sleep_length_read_);
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 2, 0x172620aeu), 0);
+	assert_true(h.call.draw_used_);
 
 	/*
 	 * trigger=timer with range=chosen.  TEO's choice is 1.  Sleep length
@@ -262,31 +268,31 @@ static void test_range_and_trigger(void **state)
 	 * 0xffffffff -> 1, 0 -> 0.  The sleep length was read and is kept for
 	 * teo_update(), although state 1 alone would not have read it.
 	 */
-	assert_true(is_params_set(&test_copy_of_wteo, &p, "trigger=timer", NULL));
-	call.sleep_length_ns_ = 30000;
-	assert_int_equal(select_with(&t, &env, &call, 1, 0), 0);
-	assert_true(call.draw_used_);
-	assert_true(call.sleep_length_read_);
-	assert_int_equal(t.sleep_length_ns, 30000);
-	assert_int_equal(select_with(&t, &env, &call, 1, 0xffffffffu), 1);
+	assert_true(is_params_set(&test_copy_of_wteo, &h.p, "trigger=timer", NULL));
+	h.call.sleep_length_ns_ = 30000;
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 1, 0), 0);
+	assert_true(h.call.draw_used_);
+	assert_true(h.call.sleep_length_read_);
+	assert_int_equal(h.t.sleep_length_ns, 30000);
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 1, 0xffffffffu), 1);
 	/* sleep length 15 us: the candidate is 1 itself; no pick, no draw */
-	call.sleep_length_ns_ = 15000;
-	assert_int_equal(select_with(&t, &env, &call, 1, 0), 1);
-	assert_false(call.draw_used_);
-	assert_true(call.sleep_length_read_);
-	assert_int_equal(t.sleep_length_ns, 15000);
+	h.call.sleep_length_ns_ = 15000;
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 1, 0), 1);
+	assert_false(h.call.draw_used_);
+	assert_true(h.call.sleep_length_read_);
+	assert_int_equal(h.t.sleep_length_ns, 15000);
 	/* a latency limit of 3 us caps the candidate at stop0 (2 us exit) */
-	call.sleep_length_ns_ = 50000000;
-	call.latency_req_ns = 3000;
-	assert_int_equal(select_with(&t, &env, &call, 2, 0xffffffffu), 2);
-	assert_false(call.draw_used_);
-	assert_int_equal(select_with(&t, &env, &call, 1, 0), 0);
-	assert_true(call.draw_used_);
+	h.call.sleep_length_ns_ = 50000000;
+	h.call.latency_req_ns = 3000;
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 2, 0xffffffffu), 2);
+	assert_false(h.call.draw_used_);
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 1, 0), 0);
+	assert_true(h.call.draw_used_);
 	/* trigger=timer, range=reference: row 1 over 0..2 (the candidate) */
-	call.latency_req_ns = 2147483647000LL;
-	call.sleep_length_ns_ = 30000;
-	assert_true(is_params_set(&test_copy_of_wteo, &p, "range=reference", NULL));
-	assert_int_equal(select_with(&t, &env, &call, 1, 0xffffffffu), 2);
+	h.call.latency_req_ns = 2147483647000LL;
+	h.call.sleep_length_ns_ = 30000;
+	assert_true(is_params_set(&test_copy_of_wteo, &h.p, "range=reference", NULL));
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 1, 0xffffffffu), 2);
 }
 
 /*
@@ -295,49 +301,42 @@ static void test_range_and_trigger(void **state)
  */
 static void test_avoid_poll(void **state)
 {
-	struct is_gov_call call = { .latency_req_ns = 2147483647000LL, .rng_ = &(uint64_t){ 1 },
-				    .sleep_length_ns_ = 50000000, .delta_next_ns_ = 5000000 };
-	struct is_gov_env env;
-	struct is_params p;
-	struct teo_cpu t;
+	struct hand h;
 
 	(void)state;
-	is_params_defaults(&test_copy_of_wteo, &p);
-	assert_true(is_params_set(&test_copy_of_wteo, &p, "poll=avoid", NULL));
-	env = (struct is_gov_env){ .drv = is_states_builtin("power9"), .params = &p,
-				   .tick_nsec = 10000000 };
-	wteo_enable_device(&t, &env);
+	hand_init(&h);
+	assert_true(is_params_set(&test_copy_of_wteo, &h.p, "poll=avoid", NULL));
 
 	/*
 	 * Row 0 over 1..6 (6 x 68 = 408, snooze's 616 left out): x = draw *
 	 * 408 >> 32; draw 0 -> x = 0, state 1 (it was state 0 with poll=allow,
 	 * test_argmax_and_use); 0xffffffff -> x = 407, state 6.
 	 */
-	assert_int_equal(select_with(&t, &env, &call, 0, 0), 1);
-	assert_true(call.draw_used_);
-	assert_int_equal(select_with(&t, &env, &call, 0, 0xffffffffu), 6);
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 0, 0), 1);
+	assert_true(h.call.draw_used_);
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 0, 0xffffffffu), 6);
 
 	/*
 	 * range=chosen, TEO's choice 2: row 2 over 1..2, 68 + 616 = 684.
 	 * x = 68 first at draw = ceil(68 * 2^32 / 684) = 0x1973465D -> state 2;
 	 * one less -> x = 67, state 1; draw 0 -> state 1, never 0.
 	 */
-	assert_true(is_params_set(&test_copy_of_wteo, &p, "range=chosen", NULL));
-	assert_int_equal(select_with(&t, &env, &call, 2, 0x1973465du), 2);
-	assert_int_equal(select_with(&t, &env, &call, 2, 0x1973465cu), 1);
-	assert_int_equal(select_with(&t, &env, &call, 2, 0), 1);
+	assert_true(is_params_set(&test_copy_of_wteo, &h.p, "range=chosen", NULL));
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 2, 0x1973465du), 2);
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 2, 0x1973465cu), 1);
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 2, 0), 1);
 
 	/*
 	 * range=chosen, TEO's choice 0: the only candidate polls, none is
 	 * left, and TEO's choice stays: state 0 whatever the draw, and the
 	 * draw is still taken (the random stream does not shift).
 	 */
-	assert_int_equal(select_with(&t, &env, &call, 0, 0xffffffffu), 0);
-	assert_true(call.draw_used_);
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 0, 0xffffffffu), 0);
+	assert_true(h.call.draw_used_);
 
 	/* poll=allow again: draw 0 over 0..2 (68 + 68 + 616) -> state 0 */
-	assert_true(is_params_set(&test_copy_of_wteo, &p, "poll=allow", NULL));
-	assert_int_equal(select_with(&t, &env, &call, 2, 0), 0);
+	assert_true(is_params_set(&test_copy_of_wteo, &h.p, "poll=allow", NULL));
+	assert_int_equal(select_with(&h.t, &h.env, &h.call, 2, 0), 0);
 }
 
 /*
