@@ -296,6 +296,52 @@ static void test_tick(void **state)
 }
 
 /*
+ * With timer:tick_stop traced (tick_stop_traced), "no tick_stop seen"
+ * means a running tick only once the CPU has been seen entering or
+ * leaving the idle loop (sched_switch to or from pid 0): a CPU whose
+ * first event is a cpu_idle entry may have stopped its tick before the
+ * capture began (a ppc64le guest capture had exactly that), so its
+ * periods until then are est=ts.
+ *  - CPU 0 starts inside the idle loop: the entry at 4.000100 is est=ts
+ *    (and est=sleep: no timer pending); after the switch away and back,
+ *    the entry at 4.000500 has ts 0, exact.
+ *  - CPU 1 is first seen switching to the idle task: known at once.
+ * Without the option every period before a tick_stop event is est=ts.
+ */
+static void test_tick_traced_start(void **state)
+{
+	const char *in = HEAD
+		L(0, "4.000100", "cpu_idle: state=2 cpu_id=0")
+		L(0, "4.000200", "cpu_idle: state=4294967295 cpu_id=0")
+		L(0, "4.000300", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120")
+		T(0, "4.000400", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120")
+		L(0, "4.000500", "cpu_idle: state=2 cpu_id=0")
+		L(0, "4.000600", "cpu_idle: state=4294967295 cpu_id=0")
+		L(0, "4.000700", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120")
+		T(1, "4.000100", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120")
+		L(1, "4.000200", "cpu_idle: state=3 cpu_id=1")
+		L(1, "4.000400", "cpu_idle: state=4294967295 cpu_id=1")
+		L(1, "4.000500", "sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120");
+	const struct is_capture_options traced = { .format = IS_CAP_AUTO, .hz = 100,
+						   .tick_stop_traced = true };
+	struct is_capture_stats st;
+	GError *err = NULL;
+	g_autofree char *r = import_text(in, &traced, &st, &err);
+	g_autofree char *u = NULL;
+
+	(void)state;
+	assert_null(err);
+	assert_string_equal(r,
+		"I 0 4000100000 1000000000 9900000 0 2147483647000 100000 unknown k=2 est=sleep+ts\n"
+		"I 1 4000200000 1000000000 9800000 0 2147483647000 200000 unknown k=3 est=sleep\n"
+		"I 0 4000500000 1000000000 9500000 0 2147483647000 100000 unknown k=2 est=sleep\n");
+	assert_int_equal(st.est_ts, 1);
+	u = import_text(in, &defaults, &st, &err);
+	assert_null(err);
+	assert_int_equal(st.est_ts, 3);
+}
+
+/*
  * Edges and gaps, on a capture whose every period but the cut ones is
  * the same shape (state 2 from t to t+100 us, woken by an irq):
  *  - CPU 1 starts inside a period (an exit first) and ends inside one:
@@ -507,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_same_records),
 		cmocka_unit_test(test_tick),
+		cmocka_unit_test(test_tick_traced_start),
 		cmocka_unit_test(test_gaps),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_dat_magic),

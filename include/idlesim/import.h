@@ -61,7 +61,8 @@ struct is_capture_options {
 	enum is_capture_format format;
 	int hz;                      /* CONFIG_HZ of the captured kernel */
 	size_t reorder_window;       /* events held to sort out-of-order input; 0 = default */
-	bool tick_stop_traced;       /* timer:tick_stop was on: none seen = tick running */
+	bool tick_stop_traced;       /* timer:tick_stop was on: none seen since a
+					sched_switch to or from idle = tick running */
 };
 #define IS_CAPTURE_DEFAULT_WINDOW 65536
 

@@ -76,7 +76,7 @@ int cmd_import(int argc, char **argv)
 		{ "reorder-window", 0, 0, G_OPTION_ARG_INT64, &window,
 		  "events held to sort out-of-order input (default 65536)", "N" },
 		{ "tick-stop-traced", 0, 0, G_OPTION_ARG_NONE, &tick_traced,
-		  "timer:tick_stop was enabled: a CPU with no tick_stop event kept its tick (exact, not est=ts)", NULL },
+		  "timer:tick_stop was enabled: once a CPU is seen entering or leaving the idle loop, no tick_stop event means its tick runs (exact, not est=ts)", NULL },
 		{ "report", 'r', 0, G_OPTION_ARG_NONE, &report,
 		  "score the kernel's decisions and replay governors on the same periods", NULL },
 		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &govs,

@@ -306,8 +306,13 @@ static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
 
 		c->cpu = g_renew(struct ccpu, c->cpu, n);
 		memset(c->cpu + c->ncpu_alloc, 0, sizeof(struct ccpu) * (size_t)(n - c->ncpu_alloc));
+		/*
+		 * Not known yet even with tick_stop traced: a CPU first seen
+		 * inside the idle loop may have stopped its tick before the
+		 * capture began.  See CAP_SWITCH and CAP_TICK_STOP.
+		 */
 		for (int i = c->ncpu_alloc; i < n; i++)
-			c->cpu[i].ts_known = c->o.tick_stop_traced;
+			c->cpu[i].ts_known = false;
 		c->ncpu_alloc = n;
 	}
 	if (cpu > c->maxcpu)
@@ -767,6 +772,9 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 			p->in_loop = true;
 			p->idle_enter = 0;
 		}
+		/* either way the tick runs now; traced tick_stops tell the rest */
+		if (e->a == 0 || e->b == 0)
+			p->ts_known = p->ts_known || c->o.tick_stop_traced;
 		if (e->a == 0) {
 			/* leaving the idle loop: tick_nohz_idle_exit() restarts the tick */
 			if (p->phase == P_AFTER)
