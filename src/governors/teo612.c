@@ -70,13 +70,14 @@
  *    accessor returns the same value on every call, which is the same.
  *
  * A third, poll=avoid (teo.wteo_avoid_poll=1), is not the RFC's: the pick
- * leaves polling states out (with no candidate left, TEO's choice stays).  A row
- * that learnt short idle durations sends the CPU to the polling state far
- * more often than TEO does, and teo_reflect() takes each expiry of the
- * poll time limit as a non-genuine wakeup, i.e. as a hit in the sleep
- * length's bin: with no timer armed that is the deepest state, which the
- * next selection then enters (hackbench in docs/rfc-summary.md).  The
- * draw is taken either way, so the random stream does not shift.
+ * leaves polling states out (with no candidate left, TEO's choice stays).
+ * A row that learnt short idle durations sends the CPU to the polling
+ * state far more often than TEO does, and teo_reflect() takes each expiry
+ * of the poll time limit as a non-genuine wakeup, i.e. as a hit in the
+ * sleep length's bin: with no timer armed that is the deepest state,
+ * which the next selection then enters (hackbench in
+ * docs/rfc-summary.md).  pick=random draws either way, so the random
+ * stream does not shift.
  */
 #include <string.h>
 
