@@ -305,14 +305,12 @@ static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
 		int n = MAX(cpu + 1, c->ncpu_alloc * 2);
 
 		c->cpu = g_renew(struct ccpu, c->cpu, n);
-		memset(c->cpu + c->ncpu_alloc, 0, sizeof(struct ccpu) * (size_t)(n - c->ncpu_alloc));
 		/*
-		 * Not known yet even with tick_stop traced: a CPU first seen
-		 * inside the idle loop may have stopped its tick before the
+		 * ts_known starts false even with tick_stop traced: a CPU first
+		 * seen inside the idle loop may have stopped its tick before the
 		 * capture began.  See CAP_SWITCH and CAP_TICK_STOP.
 		 */
-		for (int i = c->ncpu_alloc; i < n; i++)
-			c->cpu[i].ts_known = false;
+		memset(c->cpu + c->ncpu_alloc, 0, sizeof(struct ccpu) * (size_t)(n - c->ncpu_alloc));
 		c->ncpu_alloc = n;
 	}
 	if (cpu > c->maxcpu)
@@ -773,8 +771,8 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 			p->idle_enter = 0;
 		}
 		/* either way the tick runs now; traced tick_stops tell the rest */
-		if (e->a == 0 || e->b == 0)
-			p->ts_known = p->ts_known || c->o.tick_stop_traced;
+		if ((e->a == 0 || e->b == 0) && c->o.tick_stop_traced)
+			p->ts_known = true;
 		if (e->a == 0) {
 			/* leaving the idle loop: tick_nohz_idle_exit() restarts the tick */
 			if (p->phase == P_AFTER)
