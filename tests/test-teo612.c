@@ -295,6 +295,87 @@ static void test_saturation(void **state)
 			assert_int_equal(f.cpu.hits[i] + f.cpu.intercepts[i], 0);
 }
 
+/*
+ * Locked in polling.  The candidate is the deepest enabled state (stop5,
+ * 20 ms) before the sleep length is known, and the check compares the
+ * intercepts below it with what is in its own bin and deeper:
+ * 2 * idx_intercept_sum > total - idx_hit_sum, where total - idx_hit_sum
+ * = idx_intercept_sum + hits[6] + intercepts[6].  Hits in shallower bins
+ * cancel out.  With HZ=100 and timers under 20 ms nothing ever lands in
+ * bin 6, so any intercept at all sends the CPU to the bin where the
+ * intercepts' upper half starts.  If that is bin 0 the CPU polls; each
+ * poll-limit wakeup is a hit in the sleep length's bin (ignored), and the
+ * genuine wakeup ends a 10 us chunk, so it measures under stop0_lite's
+ * 10 us: another intercept in bin 0.  Only a wakeup counted elsewhere
+ * pulls it out: an intercept in a deeper bin (a genuine wakeup at 10 us
+ * or later into a chunk, which the poll limit nearly rules out) or a hit
+ * in bin 6 (a sleep length of 20 ms or more).  test-kernel-c shows the
+ * kernel's own teo.c doing the same in a closed-loop run.
+ */
+static void test_poll_lock_in(void **state)
+{
+	struct fx f;
+	struct sel r;
+	int64_t t = 0;
+
+	(void)state;
+	fx_init(&f);
+	/* a learnt 1 ms timer pattern (stop2's bin, saturated), one intercept */
+	f.cpu.last_state_idx = -1;
+	f.cpu.hits[4] = 8192;
+	f.cpu.intercepts[0] = 1024;
+	f.cpu.total = 8192 + 1024;
+	/* 2 * 1024 > 9216 - 8192: i = 5..1 add 0, i = 0: 2048 > 1024 -> 0 */
+	r = sel(&f, t, 1 * MS, 4 * MS, false, NOLIM);
+	assert_int_equal(r.state, 0);
+	assert_false(r.stop);
+	assert_true(r.read);
+	/*
+	 * 60 poll-limit wakeups of 10 us each, the sleep length shrinking
+	 * from 1 ms to 410 us (bin 4 throughout): time_span = sleep_length,
+	 * measured U64_MAX, a hit in bin 4 that stays at 8192 (8192 >> 3 =
+	 * 1024).  intercepts[0] decays 1024, 896, 784, ..., 8, 7 and stops at
+	 * 7 (7 >> 3 = 0) after 42 updates; total - idx_hit_sum = 7 and
+	 * 2 * 7 > 7: still state 0.
+	 */
+	for (int n = 0; n < 60; n++) {
+		refl(&f, 0, t + 10 * US, 10 * US, false, true);
+		t += 10 * US;
+		r = sel(&f, t, 1 * MS - t, 4 * MS - t, false, NOLIM);
+		assert_int_equal(r.state, 0);
+		assert_int_equal(f.cpu.hits[4], 8192);
+	}
+	assert_int_equal(f.cpu.intercepts[0], 7);
+	assert_int_equal(f.cpu.total, 8192 + 7);
+	/*
+	 * An interrupt 4 us into the next chunk: measured 4 us < 10 us, so
+	 * idx_duration 0 against idx_timer 4 (sleep length 400 us): an
+	 * intercept in bin 0 again, 7 + 1024; hits[4] only decays, to 7168.
+	 */
+	refl(&f, 0, t + 4 * US, 4 * US, false, false);
+	t += 4 * US;
+	r = sel(&f, t, 3 * MS, 3 * MS, false, NOLIM);
+	assert_int_equal(r.state, 0);
+	assert_int_equal(f.cpu.intercepts[0], 7 + 1024);
+	assert_int_equal(f.cpu.hits[4], 7168);
+	/*
+	 * The way out: a poll-limit wakeup with a 50 ms sleep length, a hit
+	 * in bin 6.  Decayed: intercepts[0] 1031 - 128 = 903, hits[4] 7168 -
+	 * 896 = 6272; hits[6] 1024, total 8199; 2 * 903 > 8199 - 6272 = 1927
+	 * is false:
+	 * stop5 stays the candidate, the sleep length (49 ms) fits it, and
+	 * 49 ms >= TICK stops the tick.
+	 */
+	f.cpu.sleep_length_ns = 50 * MS;
+	refl(&f, 0, t + 10 * US, 10 * US, false, true);
+	t += 10 * US;
+	r = sel(&f, t, 49 * MS, 9 * MS, false, NOLIM);
+	assert_int_equal(f.cpu.hits[6], 1024);
+	assert_int_equal(f.cpu.total, 903 + 6272 + 1024);
+	assert_int_equal(r.state, 6);
+	assert_true(r.stop);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -306,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_disabled),
 		cmocka_unit_test(test_negative_sleep),
 		cmocka_unit_test(test_saturation),
+		cmocka_unit_test(test_poll_lock_in),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
