@@ -79,12 +79,12 @@ static void test_wteo(void **state)
  * for the RFC report's scenarios, beside the random streams' corners.
  */
 static GArray *run_synth(const struct is_governor *g, const char *gparam, const char *workload,
-			 const char *wparams, int64_t latency_req_ns, struct is_metrics *tot,
-			 GString *dump)
+			 const char *wparams, int64_t latency_req_ns, uint64_t seed,
+			 uint64_t periods, struct is_metrics *tot, GString *dump)
 {
 	struct is_synth_config scfg = { .w = is_workload_find(workload), .cpus = 4, .hz = 100,
-					.seed = 7, .latency_req_ns = latency_req_ns };
-	struct is_synth_bounded b = { .periods = 150000 };
+					.seed = seed, .latency_req_ns = latency_req_ns };
+	struct is_synth_bounded b = { .periods = periods };
 	struct is_sim_config cfg = { .gov = g, .cpus = 4, .hz = 100, .seed = 7 };
 	struct log l = { g_array_new(false, false, sizeof(struct entry)) };
 	struct is_source src;
@@ -150,9 +150,10 @@ static void test_closed_loop(void **state)
 			struct is_metrics ma, mb;
 			GString *da = g_string_new(NULL), *db = g_string_new(NULL);
 			GArray *a = run_synth(is_governor_find(p->lib), gparam, cases[c].workload,
-					      cases[c].wparams, cases[c].latency_req_ns, &ma, da);
+					      cases[c].wparams, cases[c].latency_req_ns, 7, 150000, &ma,
+					      da);
 			GArray *b = run_synth(p->ref, gparam, cases[c].workload, cases[c].wparams,
-					      cases[c].latency_req_ns, &mb, db);
+					      cases[c].latency_req_ns, 7, 150000, &mb, db);
 			char *what = g_strdup_printf("%s%s%s on %s %s", p->lib, gparam ? " " : "",
 						     gparam ? gparam : "", cases[c].workload,
 						     cases[c].wparams ? cases[c].wparams : "");
@@ -161,6 +162,28 @@ static void test_closed_loop(void **state)
 			assert_same_runs(what, a, b, &ma, &mb, da, db);
 			g_free(what);
 		}
+}
+
+/*
+ * teo-6.12 locked in polling (test-teo612's test_poll_lock_in): with this
+ * seed one CPU of `idlesim bench -w mixed` polls from its first intercept
+ * on, re-selecting snooze at every 10 us poll limit.  The kernel's teo.c
+ * does the same, selection for selection.
+ */
+static void test_poll_lock_in(void **state)
+{
+	struct is_metrics ma, mb;
+	GString *da = g_string_new(NULL), *db = g_string_new(NULL);
+	GArray *a = run_synth(is_governor_find("teo-6.12"), NULL, "mixed", NULL,
+			      2147483647000LL, 42, 30000, &ma, da);
+	GArray *b = run_synth(&kc_teo, NULL, "mixed", NULL, 2147483647000LL, 42, 30000, &mb,
+			      db);
+
+	(void)state;
+	/* with seed 7 (test_closed_loop) about 1.3 selections per period */
+	assert_true(a->len > 10 * 30000);
+	assert_true(ma.wakeups[IS_CAUSE_POLL] > 9 * 30000);
+	assert_same_runs("teo-6.12 on mixed seed 42", a, b, &ma, &mb, da, db);
 }
 
 /* ---- --bench ------------------------------------------------------------ */
@@ -292,6 +315,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_ladder),
 		cmocka_unit_test(test_wteo),
 		cmocka_unit_test(test_closed_loop),
+		cmocka_unit_test(test_poll_lock_in),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--bench"))
