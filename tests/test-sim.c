@@ -144,7 +144,9 @@ static void test_tick_retained(void **state)
 /*
  * Snooze for 50 us with the tick stopped: cpuidle_poll_time() is stop0_lite's
  * 10 us, so four poll-limit wakeups (pl set) and a final 10 us period that
- * ends by the irq (10 us is not > the limit).  The tick stays stopped.
+ * ends by the irq (10 us is not > the limit).  The tick stays stopped.  No
+ * irq comes between the selections, so idle_entrytime stays at 1000 and
+ * every one sees the first one's 900 us sleep length.
  */
 static void test_poll_limit(void **state)
 {
@@ -162,13 +164,49 @@ static void test_poll_limit(void **state)
 		assert_int_equal(script.s[i].w_lres, 10000);
 		assert_int_equal(script.s[i].w_pl, i < 4);
 		assert_int_equal(script.s[i].ts, i > 0);
+		assert_int_equal(script.s[i].sleep, 900000);
 		/* tick stopped: delta_next is the next event, the sleep length */
-		assert_int_equal(script.s[i].delta, i ? 900000 - 10000 * i : 5000000);
+		assert_int_equal(script.s[i].delta, i ? 900000 : 5000000);
 	}
 	m = is_sim_cpu_metrics(s, 0);
 	assert_int_equal(m->wakeups[IS_CAUSE_POLL], 4);
 	assert_int_equal(m->wakeups[IS_CAUSE_IRQ], 1);
 	assert_int_equal(m->nt_wakeups[0], 1);
+	is_sim_free(s);
+}
+
+/*
+ * Snooze with the tick kept: idle at 1000 for 50 us (irq), sleep length
+ * 900 us, next tick at 26000.  Poll limits at 11000 and 21000 leave
+ * idle_entrytime at 1000: the same sleep length and delta_next (25 us).
+ * The tick at 26000 comes before the third limit (31000); its irq exit
+ * sets idle_entrytime to 26000: 875 us and 10 ms from there, kept over
+ * the limits at 36000 and 46000; the irq at 51000 ends the last poll.
+ */
+static void test_poll_then_tick(void **state)
+{
+	struct is_sim *s = mk(1, IS_SIM_MODEL, 1);
+	struct is_record r = idle(0, 1000, 900000, 25000, 50000, IS_CAUSE_IRQ);
+	static const int64_t now[] = { 1000, 11000, 21000, 26000, 36000, 46000 };
+	static const int64_t sleep[] = { 900000, 900000, 900000, 875000, 875000, 875000 };
+	static const int64_t delta[] = { 25000, 25000, 25000, 10000000, 10000000, 10000000 };
+	static const bool gt[] = { false, false, true, false, false, false };
+	static const bool pl[] = { true, true, false, true, true, false };
+
+	(void)state;
+	script.state = 0;
+	script.stop = false;
+	assert_true(is_sim_feed(s, &r, NULL));
+	assert_int_equal(script.n, 6);
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(script.s[i].now, now[i]);
+		assert_int_equal(script.s[i].sleep, sleep[i]);
+		assert_int_equal(script.s[i].delta, delta[i]);
+		assert_false(script.s[i].ts);
+		assert_int_equal(script.s[i].w_gt, gt[i]);
+		assert_int_equal(script.s[i].w_pl, pl[i]);
+		assert_int_equal(script.s[i].w_now, i < 5 ? now[i + 1] : 51000);
+	}
 	is_sim_free(s);
 }
 
@@ -338,6 +376,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tick_retained),
 		cmocka_unit_test(test_poll_limit),
+		cmocka_unit_test(test_poll_then_tick),
 		cmocka_unit_test(test_nowork),
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_disable_events),

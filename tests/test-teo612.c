@@ -331,17 +331,17 @@ static void test_poll_lock_in(void **state)
 	assert_false(r.stop);
 	assert_true(r.read);
 	/*
-	 * 60 poll-limit wakeups of 10 us each, the sleep length shrinking
-	 * from 1 ms to 410 us (bin 4 throughout): time_span = sleep_length,
-	 * measured U64_MAX, a hit in bin 4 that stays at 8192 (8192 >> 3 =
-	 * 1024).  intercepts[0] decays 1024, 896, 784, ..., 8, 7 and stops at
+	 * 60 poll-limit wakeups of 10 us each.  With no irq in between,
+	 * idle_entrytime stays put and each selection reads the same 1 ms
+	 * sleep length (bin 4): time_span = sleep_length, measured U64_MAX,
+	 * a hit in bin 4 that stays at 8192 (8192 >> 3 = 1024).  intercepts[0] decays 1024, 896, 784, ..., 8, 7 and stops at
 	 * 7 (7 >> 3 = 0) after 42 updates; total - idx_hit_sum = 7 and
 	 * 2 * 7 > 7: still state 0.
 	 */
 	for (int n = 0; n < 60; n++) {
 		refl(&f, 0, t + 10 * US, 10 * US, false, true);
 		t += 10 * US;
-		r = sel(&f, t, 1 * MS - t, 4 * MS - t, false, NOLIM);
+		r = sel(&f, t, 1 * MS, 4 * MS, false, NOLIM);
 		assert_int_equal(r.state, 0);
 		assert_int_equal(f.cpu.hits[4], 8192);
 	}
@@ -349,7 +349,7 @@ static void test_poll_lock_in(void **state)
 	assert_int_equal(f.cpu.total, 8192 + 7);
 	/*
 	 * An interrupt 4 us into the next chunk: measured 4 us < 10 us, so
-	 * idx_duration 0 against idx_timer 4 (sleep length 400 us): an
+	 * idx_duration 0 against idx_timer 4 (sleep length 1 ms): an
 	 * intercept in bin 0 again, 7 + 1024; hits[4] only decays, to 7168.
 	 */
 	refl(&f, 0, t + 4 * US, 4 * US, false, false);

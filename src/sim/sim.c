@@ -27,8 +27,14 @@
  *    task (record flag nw), as tick_nohz_idle_exit() restarts it otherwise.
  *    When it is stopped, tick_nohz_get_sleep_length()'s *delta_next is the
  *    next programmed event, i.e. the sleep length.
- *  - The sleep length of a re-selection is the record's minus the time
- *    elapsed; it may become negative, as the kernel's can.
+ *  - tick_nohz_get_sleep_length() measures from ts->idle_entrytime, which
+ *    is set when the idle loop begins and at every irq exit in it
+ *    (tick_nohz_start_idle(), kernel/time/tick-sched.c, 6.12).  So a
+ *    re-selection after a retained tick sees the record's sleep length
+ *    minus the time elapsed (it may become negative, as the kernel's can)
+ *    and delta_next from that moment, but one after a poll time limit, with
+ *    no irq in between, sees the same sleep length and delta_next as the
+ *    selection before it.  The series' traces show this in QEMU.
  * The ideal state of every selection is judged on the time left till the
  * true wakeup event, so wakeups the governor caused itself (retained tick,
  * poll limit) do not make its choice look right.
@@ -301,6 +307,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	const int64_t tick_nsec = s->tick_nsec;
 	int64_t t = rec->t_ns, left = rec->idle_ns, sleep = rec->sleep_ns;
 	int64_t next_tick = sat_add(rec->t_ns, rec->tick_ns);
+	int64_t entry = t;        /* ts->idle_entrytime */
 	bool ts = c->tick_stopped, cont = false;
 	struct is_scorer *score = &c->score;
 	/* What stays the same over the re-selections of one record. */
@@ -329,7 +336,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		call.now_ns = t;
 		call.tick_stopped = ts;
 		call.sleep_length_ns_ = sleep;
-		call.delta_next_ns_ = ts ? sleep : delta_tick;
+		call.delta_next_ns_ = ts ? sleep : next_tick - entry;
 		call.sleep_length_read_ = false;
 		call.draw_used_ = false;
 		call.oracle_idle_ns = left;
@@ -384,7 +391,11 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		if (cause != rec->cause && left > lres) {
 			/* Woken by the model (tick or poll limit): select again. */
 			left -= lres;
-			sleep = sat_add(sleep, -lres);
+			if (cause != IS_CAUSE_POLL) {
+				/* the tick's irq exit set idle_entrytime */
+				sleep = sat_add(sleep, -(t - entry));
+				entry = t;
+			}
 			ts = cause == IS_CAUSE_POLL ? stopped : false;
 			cont = true;
 			/* a recorded draw belongs to the record's first selection */
