@@ -167,7 +167,7 @@ static void test_closed_loop(void **state)
 /*
  * teo-6.12 locked in polling (test-teo612's test_poll_lock_in): with this
  * seed two of the four CPUs of mixed spend nearly all of the 30,000
- * periods polling, re-selecting snooze at every 10 us poll limit (26
+ * periods polling, re-selecting snooze at every 10 us poll limit (23
  * selections per period).  The kernel's teo.c does the same, selection for
  * selection.
  */

@@ -179,34 +179,41 @@ static void test_poll_limit(void **state)
  * Snooze with the tick kept: idle at 1000 for 50 us (irq), sleep length
  * 900 us, next tick at 26000.  Poll limits at 11000 and 21000 leave
  * idle_entrytime at 1000: the same sleep length and delta_next (25 us).
- * The tick at 26000 comes before the third limit (31000); its irq exit
- * sets idle_entrytime to 26000: 875 us and 10 ms from there, kept over
- * the limits at 36000 and 46000; the irq at 51000 ends the last poll.
+ * The tick at 26000 falls inside the third poll, which runs on to its
+ * limit at 31000 (poll_idle() ignores interrupts) with got_tick set; the
+ * tick's irq exit moved idle_entrytime to 26000: 875 us and 10 ms from
+ * there for the fourth selection; at 41000 10 us are left, not more than
+ * the limit, so the irq at 51000 ends the fifth.
  */
 static void test_poll_then_tick(void **state)
 {
 	struct is_sim *s = mk(1, IS_SIM_MODEL, 1);
 	struct is_record r = idle(0, 1000, 900000, 25000, 50000, IS_CAUSE_IRQ);
-	static const int64_t now[] = { 1000, 11000, 21000, 26000, 36000, 46000 };
-	static const int64_t sleep[] = { 900000, 900000, 900000, 875000, 875000, 875000 };
-	static const int64_t delta[] = { 25000, 25000, 25000, 10000000, 10000000, 10000000 };
-	static const bool gt[] = { false, false, true, false, false, false };
-	static const bool pl[] = { true, true, false, true, true, false };
+	static const int64_t now[] = { 1000, 11000, 21000, 31000, 41000 };
+	static const int64_t sleep[] = { 900000, 900000, 900000, 875000, 875000 };
+	static const int64_t delta[] = { 25000, 25000, 25000, 10000000, 10000000 };
+	static const bool gt[] = { false, false, true, false, false };
+	static const bool pl[] = { true, true, true, true, false };
+	const struct is_metrics *m;
 
 	(void)state;
 	script.state = 0;
 	script.stop = false;
 	assert_true(is_sim_feed(s, &r, NULL));
-	assert_int_equal(script.n, 6);
-	for (int i = 0; i < 6; i++) {
+	assert_int_equal(script.n, 5);
+	for (int i = 0; i < 5; i++) {
 		assert_int_equal(script.s[i].now, now[i]);
 		assert_int_equal(script.s[i].sleep, sleep[i]);
 		assert_int_equal(script.s[i].delta, delta[i]);
 		assert_false(script.s[i].ts);
 		assert_int_equal(script.s[i].w_gt, gt[i]);
 		assert_int_equal(script.s[i].w_pl, pl[i]);
-		assert_int_equal(script.s[i].w_now, i < 5 ? now[i + 1] : 51000);
+		assert_int_equal(script.s[i].w_now, i < 4 ? now[i + 1] : 51000);
 	}
+	m = is_sim_cpu_metrics(s, 0);
+	assert_int_equal(m->wakeups[IS_CAUSE_POLL], 4);
+	assert_int_equal(m->wakeups[IS_CAUSE_TICK], 0);
+	assert_int_equal(m->wakeups[IS_CAUSE_IRQ], 1);
 	is_sim_free(s);
 }
 

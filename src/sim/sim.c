@@ -13,7 +13,10 @@
  *    event named by its cause; it does not depend on the governor.
  *  - A retained tick fires at the record's tick boundary (t + tick_ns) and
  *    every TICK_NSEC after it; if it comes first it ends the period
- *    (got_tick), and the CPU, having nothing to run, selects again.
+ *    (got_tick), and the CPU, having nothing to run, selects again.  The
+ *    polling state is the exception: poll_idle() (poll_state.c) is left
+ *    only by need_resched() or its time limit, so a tick inside it only
+ *    sets got_tick and moves idle_entrytime (below).
  *  - The polling state ends at cpuidle_poll_time() (6.12: the first enabled
  *    state's target residency of at least 10 us, capped at TICK_NSEC/16)
  *    with poll_time_limit set, and the CPU selects again.  The kernel checks
@@ -324,7 +327,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	for (;;) {
 		struct is_gov_wake wake;
 		struct is_period_score sc;
-		bool stop = true, stopped, pl = false;
+		bool stop = true, stopped, pl = false, tick_in;
 		int64_t delta_tick, end, exit_lat, lres;
 		enum is_cause cause = rec->cause;
 		int idx, ideal;
@@ -346,18 +349,25 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			return bad_state(s, idx, error);
 		stopped = stop || ts;
 		end = left;
-		if (!stopped && delta_tick < end) {
-			end = delta_tick > 0 ? delta_tick : 0;
-			cause = IS_CAUSE_TICK;
-		}
+		tick_in = false;
 		if (score->polling & (1u << idx)) {
+			/*
+			 * poll_idle() runs on through interrupts till
+			 * need_resched() or its limit: a tick in it is handled
+			 * (got_idle_tick, idle_entrytime) but does not end it.
+			 */
 			if (end > c->poll_lim) {
 				end = c->poll_lim;
 				cause = IS_CAUSE_POLL;
 				pl = true;
 			}
+			tick_in = !stopped && delta_tick < end;
 			exit_lat = 0;
 		} else {
+			if (!stopped && delta_tick < end) {
+				end = delta_tick > 0 ? delta_tick : 0;
+				cause = IS_CAUSE_TICK;
+			}
 			exit_lat = score->delay[idx];
 		}
 		lres = end + exit_lat;
@@ -366,7 +376,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			.entered = idx,
 			.now_ns = t + lres,
 			.last_residency_ns = lres,
-			.got_tick = cause == IS_CAUSE_TICK,
+			.got_tick = cause == IS_CAUSE_TICK || tick_in,
 			.poll_time_limit = pl,
 		};
 		if (g->reflect)
@@ -391,7 +401,13 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		if (cause != rec->cause && left > lres) {
 			/* Woken by the model (tick or poll limit): select again. */
 			left -= lres;
-			if (cause != IS_CAUSE_POLL) {
+			if (tick_in) {
+				/* the tick's irq exit, inside the poll */
+				int64_t at = delta_tick > 0 ? next_tick : t - lres;
+
+				sleep = sat_add(sleep, -(at - entry));
+				entry = at;
+			} else if (cause != IS_CAUSE_POLL) {
 				/* the tick's irq exit set idle_entrytime */
 				sleep = sat_add(sleep, -(t - entry));
 				entry = t;
