@@ -34,10 +34,12 @@
  *    is set when the idle loop begins and at every irq exit in it
  *    (tick_nohz_start_idle(), kernel/time/tick-sched.c, 6.12).  So a
  *    re-selection after a retained tick sees the record's sleep length
- *    minus the time elapsed (it may become negative, as the kernel's can)
- *    and delta_next from that moment, but one after a poll time limit, with
- *    no irq in between, sees the same sleep length and delta_next as the
- *    selection before it.  The series' traces show this in QEMU.
+ *    minus the time till the tick's irq (it may become negative, as the
+ *    kernel's can) and delta_next from that moment, and so does one after
+ *    a poll time limit with a tick inside the poll; one after a poll time
+ *    limit with no irq in between sees the same sleep length and
+ *    delta_next as the selection before it.  The series' traces show this
+ *    in QEMU.
  * The ideal state of every selection is judged on the time left till the
  * true wakeup event, so wakeups the governor caused itself (retained tick,
  * poll limit) do not make its choice look right.
