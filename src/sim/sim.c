@@ -403,16 +403,15 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		if (cause != rec->cause && left > lres) {
 			/* Woken by the model (tick or poll limit): select again. */
 			left -= lres;
-			if (tick_in) {
-				/* the tick's irq exit, inside the poll */
-				int64_t at = delta_tick > 0 ? next_tick : t - lres;
+			if (wake.got_tick) {
+				/*
+				 * The tick's irq exit set idle_entrytime: when
+				 * the CPU resumed, or inside a poll at the tick.
+				 */
+				int64_t at = !tick_in ? t : delta_tick > 0 ? next_tick : t - lres;
 
 				sleep = sat_add(sleep, -(at - entry));
 				entry = at;
-			} else if (cause != IS_CAUSE_POLL) {
-				/* the tick's irq exit set idle_entrytime */
-				sleep = sat_add(sleep, -(t - entry));
-				entry = t;
 			}
 			ts = cause == IS_CAUSE_POLL ? stopped : false;
 			cont = true;
