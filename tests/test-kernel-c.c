@@ -150,8 +150,8 @@ static void test_closed_loop(void **state)
 			struct is_metrics ma, mb;
 			GString *da = g_string_new(NULL), *db = g_string_new(NULL);
 			GArray *a = run_synth(is_governor_find(p->lib), gparam, cases[c].workload,
-					      cases[c].wparams, cases[c].latency_req_ns, 7, 150000, &ma,
-					      da);
+					      cases[c].wparams, cases[c].latency_req_ns, 7, 150000,
+					      &ma, da);
 			GArray *b = run_synth(p->ref, gparam, cases[c].workload, cases[c].wparams,
 					      cases[c].latency_req_ns, 7, 150000, &mb, db);
 			char *what = g_strdup_printf("%s%s%s on %s %s", p->lib, gparam ? " " : "",

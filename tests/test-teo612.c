@@ -334,8 +334,9 @@ static void test_poll_lock_in(void **state)
 	 * 60 poll-limit wakeups of 10 us each.  With no irq in between,
 	 * idle_entrytime stays put and each selection reads the same 1 ms
 	 * sleep length (bin 4): time_span = sleep_length, measured U64_MAX,
-	 * a hit in bin 4 that stays at 8192 (8192 >> 3 = 1024).  intercepts[0] decays 1024, 896, 784, ..., 8, 7 and stops at
-	 * 7 (7 >> 3 = 0) after 42 updates; total - idx_hit_sum = 7 and
+	 * a hit in bin 4 that stays at 8192 (8192 >> 3 = 1024).
+	 * intercepts[0] decays 1024, 896, 784, ..., 8, 7 and stops at 7
+	 * (7 >> 3 = 0) after 42 updates; total - idx_hit_sum = 7 and
 	 * 2 * 7 > 7: still state 0.
 	 */
 	for (int n = 0; n < 60; n++) {
