@@ -71,6 +71,11 @@ expect 2 "unknown governor 'menu9'" -- "$IDLESIM" run -t "$S" -g menu9
 expect 2 "'promotion_count'" "1..1000000" -- "$IDLESIM" run -t "$S" -g ladder -p promotion_count=0
 expect 2 "no param 'bogus'" -- "$IDLESIM" run -t "$S" -g ladder -p ladder.bogus=1
 expect 2 "no selected governor has this param" -- "$IDLESIM" run -t "$S" -g oracle -p bogus=1
+# governor names with dots: the key is what follows the last dot before '='
+expect 0 'teo-6.12,"pulse=1024,decay_shift=4,' 'menu-6.12,"residency_threshold_ns=15000"' -- \
+	"$IDLESIM" run -t "$S" -g teo-6.12,menu-6.12 -p teo-6.12.decay_shift=4 -f csv
+expect 2 "'decay_shift'" "1..31" -- "$IDLESIM" run -t "$S" -g teo-6.12 -p teo-6.12.decay_shift=0
+expect 2 "that governor is not selected" -- "$IDLESIM" run -t "$S" -g teo-6.12 -p teo-5.7.intervals=8
 expect 2 "needs --trace" -- "$IDLESIM" run -g oracle
 expect 2 "--format" -- "$IDLESIM" run -t "$S" -g oracle -f xml
 expect 1 "no-such.trace" -- "$IDLESIM" run -t "$T/no-such.trace" -g oracle

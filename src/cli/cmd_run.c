@@ -9,11 +9,15 @@ static bool apply_params(struct gov_result *res, int ngov, char **kvs, int *code
 {
 	for (int k = 0; kvs && kvs[k]; k++) {
 		const char *kv = kvs[k];
-		const char *dot = strchr(kv, '.'), *eq = strchr(kv, '=');
+		const char *eq = strchr(kv, '='), *dot = NULL;
 		g_autofree char *gname = NULL;
 		bool used = false;
 
-		if (dot && (!eq || dot < eq)) {
+		/* the last dot before '=': governor names have dots (teo-6.12), keys none */
+		for (const char *c = kv; *c && c != eq; c++)
+			if (*c == '.')
+				dot = c;
+		if (dot) {
 			gname = g_strndup(kv, (gsize)(dot - kv));
 			kv = dot + 1;
 		}
