@@ -204,6 +204,20 @@ expect 0 "mode model" "Correct" -- "$IDLESIM" run -w pgbench --periods 5000 -g o
 awk -F, 'NR == 2 && $5 != "100.0000" { exit 1 }' "$T/cl.csv" && ok || bad "run --workload: oracle not 100% correct"
 [ "$(wc -l < "$T/cl.csv")" -eq 4 ] && ok || bad "run --workload: one row per governor"
 expect 2 "needs --trace FILE or --workload NAME" -- "$IDLESIM" run -w idle -t "$TRACES/basic.trace" -g oracle --periods 10
+# The linux-pm report of teo staying in WFI on an idle 6.12 machine (README,
+# Governors): on its MT8196 table at HZ=1000, seed 1, teo-6.12 locks into WFI
+# after 63 s and stays; without 4b20b07ce72f, as bisected, it does not.
+for sl in read skip; do
+	"$IDLESIM" run -w idle --cpus 1 --wseed 1 --hz 1000 --duration 300s \
+		-s "$TRACES/mt8196-little.states" -g teo-6.12 -p state0_sleep_length=$sl -f csv |
+		sed 's/"[^"]*"//g' > "$T/mt-$sl.csv"
+done
+wfi_permille() {
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+		 NR == 2 { printf "%d", 1000 * $c["usage_WFI"] / $c["selections"] }' "$1"
+}
+[ "$(wfi_permille "$T/mt-read.csv")" -ge 990 ] && ok || bad "mt8196 report: teo-6.12 does not lock into WFI"
+[ "$(wfi_permille "$T/mt-skip.csv")" -le 10 ] && ok || bad "mt8196 report: state0_sleep_length=skip picks WFI"
 expect 2 "model mode only" -- "$IDLESIM" run -w idle -g oracle --periods 10 --mode exact
 
 # --- bench (tiny, checks it works; the speed figure is a benchmark)

@@ -377,6 +377,113 @@ static void test_poll_lock_in(void **state)
 	assert_true(r.stop);
 }
 
+/*
+ * The MT8196 LITTLE cluster of the linux-pm report "Regression in TEO
+ * cpuidle governor between 6.6 and 6.12" (November 2025): the residencies
+ * and WFI's exit latency its teo_update() trace shows, HZ=1000.  The other
+ * exit latencies are this test's (as traces/mt8196-little.states); no
+ * decision below depends on them.
+ */
+static const struct is_state_table mt8196_little = {
+	.name = "mt8196-little",
+	.count = 4,
+	.s = {
+		{ .name = "WFI", .exit_latency_ns = 1000, .target_residency_ns = 1000 },
+		{ .name = "cpuoff-l", .exit_latency_ns = 300000, .target_residency_ns = 2580000 },
+		{ .name = "clusteroff-l", .exit_latency_ns = 400000,
+		  .target_residency_ns = 2580000 },
+		{ .name = "s2idle", .exit_latency_ns = 10000000,
+		  .target_residency_ns = 4294967295000LL },
+	},
+};
+
+static void fx_report(struct fx *f, int64_t state0_sleep_length)
+{
+	fx_init(f);
+	f->env.drv = &mt8196_little;
+	f->env.tick_nsec = 1 * MS;
+	f->p.v[P_STATE0_SLEEP_LENGTH] = state0_sleep_length;
+	assert_int_equal(teo_enable_device(&f->cpu, &f->env), 0);
+	/* the report's bins: [0]h=7,i=7 [1]h=0,i=0 [2]h=8192,i=0 [3]h=0,i=0 */
+	f->cpu.last_state_idx = -1;
+	f->cpu.hits[0] = 7;
+	f->cpu.intercepts[0] = 7;
+	f->cpu.hits[2] = 8192;
+	f->cpu.total = 7 + 7 + 8192;
+}
+
+/*
+ * The report's lock-in, from its trace.  s2idle (4295 s) is the
+ * candidate and nothing ever lands in its bin; idx_intercept_sum = 7,
+ * idx_hit_sum = 7 + 8192, so 2 * 7 > 8206 - 8199 = 7 and the scan stops
+ * at bin 0 (2 * 7 > 7): WFI, tick kept.  4b20b07ce72f reads the sleep
+ * length (62.6 ms) there.  The tick wakes the CPU 1 ms later: got_tick
+ * and 62.6 ms > TICK_NSEC, so time_span = sleep_length, measured U64_MAX;
+ * idx_timer = idx_duration = 2 (s2idle's residency is above 62.6 ms): a
+ * hit in bin 2, which stays at 8192 (8192 - 1024 + 1024), while 7 >> 3 = 0
+ * keeps bin 0 at 7/7.  The same bins every time: WFI for good, as the
+ * report's trace shows (sleep_len_ns 62615312, 61615389, 60615312 ...).
+ */
+static void test_report_lock_in(void **state)
+{
+	struct fx f;
+	struct sel r;
+	int64_t t = 0, sleep = 62615312;
+
+	(void)state;
+	fx_report(&f, 0);
+	for (int n = 0; n < 50; n++) {
+		r = sel(&f, t, sleep, 1 * MS, false, NOLIM);
+		assert_int_equal(r.state, 0);
+		assert_false(r.stop);
+		assert_true(r.read);
+		assert_int_equal(f.cpu.sleep_length_ns, sleep);
+		assert_int_equal(f.cpu.hits[0], 7);
+		assert_int_equal(f.cpu.intercepts[0], 7);
+		assert_int_equal(f.cpu.hits[2], 8192);
+		assert_int_equal(f.cpu.hits[3] + f.cpu.intercepts[3], 0);
+		assert_int_equal(f.cpu.total, 8206);
+		refl(&f, 0, t + 1 * MS, 1 * MS, true, false);
+		t += 1 * MS;
+		sleep -= 1 * MS;
+	}
+}
+
+/*
+ * state0_sleep_length=skip, the tree before 4b20b07ce72f: the same first
+ * choice (WFI, tick kept) without reading the sleep length, so
+ * sleep_length_ns stays KTIME_MAX.  The tick wakeup: time_span = KTIME_MAX
+ * >= sleep_length, measured U64_MAX, and every residency is <= KTIME_MAX:
+ * idx_timer = idx_duration = 3, a hit in s2idle's bin.  Decayed: h0 7,
+ * i0 7, h2 7168, h3 1024, total 8206; idx_hit_sum 7175, so
+ * 2 * 7 > 8206 - 7175 = 1031 is false: s2idle stays the candidate, the
+ * sleep length (61.6 ms) moves it to clusteroff-l (2.58 ms fits), and
+ * 61.6 ms >= TICK_NSEC stops the tick.  Rafael Wysocki's explanation in
+ * the thread: a tick wakeup "will be counted as a hit on the deepest
+ * state".
+ */
+static void test_report_before_4b20b07(void **state)
+{
+	struct fx f;
+	struct sel r;
+
+	(void)state;
+	fx_report(&f, 1);
+	r = sel(&f, 0, 62615312, 1 * MS, false, NOLIM);
+	assert_int_equal(r.state, 0);
+	assert_false(r.stop);
+	assert_false(r.read);
+	assert_int_equal(f.cpu.sleep_length_ns, KTIME_MAX);
+	refl(&f, 0, 1 * MS, 1 * MS, true, false);
+	r = sel(&f, 1 * MS, 61615312, 1 * MS, false, NOLIM);
+	assert_int_equal(f.cpu.hits[3], 1024);
+	assert_int_equal(f.cpu.hits[2], 7168);
+	assert_int_equal(f.cpu.total, 8206);
+	assert_int_equal(r.state, 2);
+	assert_true(r.stop);
+	assert_true(r.read);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -389,6 +496,8 @@ int main(void)
 		cmocka_unit_test(test_negative_sleep),
 		cmocka_unit_test(test_saturation),
 		cmocka_unit_test(test_poll_lock_in),
+		cmocka_unit_test(test_report_lock_in),
+		cmocka_unit_test(test_report_before_4b20b07),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

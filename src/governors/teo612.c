@@ -28,6 +28,12 @@
  * measured duration is u64, times are s64, and the kernel's implicit
  * signed/unsigned conversions are spelled out as casts.
  *
+ * state0_sleep_length=skip (not the default) leaves out one 6.12 commit,
+ * 4b20b07ce72f: the sleep length read when the intercepts logic picks
+ * state 0.  Without it a tick wakeup from state 0 is a hit in the deepest
+ * state's bin, which is how 6.6 got out of the lock-in that a linux-pm
+ * report of 6.12 bisected to that commit (README, Governors).
+ *
  * dev->last_state_idx starts at 0 (the per-CPU cpuidle_device is
  * zero-initialised), so the first select runs teo_update() on the zeroed
  * data, as a kernel booted with cpuidle.governor=teo does.
@@ -84,30 +90,33 @@
 #include "governors.h"
 #include "wteo_weights.h"
 
-enum { P_PULSE, P_DECAY_SHIFT, P_RESIDENCY_THRESHOLD_NS, P_LEARNING_RATE,
-       P_INIT_SELF_WEIGHT, P_PICK, P_TRIGGER, P_RANGE, P_POLL };
+enum { P_PULSE, P_DECAY_SHIFT, P_RESIDENCY_THRESHOLD_NS, P_STATE0_SLEEP_LENGTH,
+       P_LEARNING_RATE, P_INIT_SELF_WEIGHT, P_PICK, P_TRIGGER, P_RANGE, P_POLL };
 
 static const char *const pick_names[] = { "random", "argmax", NULL };
 static const char *const trigger_names[] = { "deepest", "timer", NULL };
 static const char *const range_names[] = { "reference", "chosen", NULL };
 static const char *const poll_names[] = { "allow", "avoid", NULL };
+static const char *const state0_sl_names[] = { "read", "skip", NULL };
+
+#define TEO_COMMON_PARAMS \
+	[P_PULSE] = { "pulse", "PULSE: metric increment per wakeup", 1024, 1, 1 << 20, NULL }, \
+	[P_DECAY_SHIFT] = { "decay_shift", "DECAY_SHIFT: bins decay by 1/2^n per wakeup", 3, \
+			    1, 31, NULL }, \
+	[P_RESIDENCY_THRESHOLD_NS] = { "residency_threshold_ns", \
+				       "RESIDENCY_THRESHOLD_NS (gov.h): skip the timer check below it", \
+				       15000, 0, 1000000000, NULL }, \
+	[P_STATE0_SLEEP_LENGTH] = { "state0_sleep_length", \
+				    "when the intercepts logic picks state 0: read (6.12, commit " \
+				    "4b20b07ce72f) or skip (before it) the sleep length", 0, 0, 1, \
+				    state0_sl_names }
 
 static const struct is_param_desc teo_params[] = {
-	[P_PULSE] = { "pulse", "PULSE: metric increment per wakeup", 1024, 1, 1 << 20, NULL },
-	[P_DECAY_SHIFT] = { "decay_shift", "DECAY_SHIFT: bins decay by 1/2^n per wakeup", 3,
-			    1, 31, NULL },
-	[P_RESIDENCY_THRESHOLD_NS] = { "residency_threshold_ns",
-				       "RESIDENCY_THRESHOLD_NS (gov.h): skip the timer check below it",
-				       15000, 0, 1000000000, NULL },
+	TEO_COMMON_PARAMS,
 };
 
 static const struct is_param_desc wteo_params[] = {
-	[P_PULSE] = { "pulse", "PULSE: metric increment per wakeup", 1024, 1, 1 << 20, NULL },
-	[P_DECAY_SHIFT] = { "decay_shift", "DECAY_SHIFT: bins decay by 1/2^n per wakeup", 3,
-			    1, 31, NULL },
-	[P_RESIDENCY_THRESHOLD_NS] = { "residency_threshold_ns",
-				       "RESIDENCY_THRESHOLD_NS (gov.h): skip the timer check below it",
-				       15000, 0, 1000000000, NULL },
+	TEO_COMMON_PARAMS,
 	[P_LEARNING_RATE] = { "learning_rate", "weight moved per wakeup, in 1/1024 (102 ~ 10%)",
 			      102, 0, 1024, NULL },
 	[P_INIT_SELF_WEIGHT] = { "init_self_weight",
@@ -607,7 +616,16 @@ scanned:
 			idx = j;
 	}
 picked:
-	if (!idx && prev_intercept_idx) {
+	/*
+	 * 4b20b07ce72f ("cpuidle: teo: Don't count non-existent intercepts",
+	 * in 6.12) added this read.  state0_sleep_length=skip leaves
+	 * sleep_length_ns at KTIME_MAX as before it, so that a tick wakeup
+	 * from state 0 counts as a hit in the deepest state's bin: the
+	 * behaviour the linux-pm report of 6.6 -> 6.12 idle regressing to
+	 * state 0 bisected back to (see the README, "teo-6.12 can lock
+	 * itself into polling").
+	 */
+	if (!idx && prev_intercept_idx && !env->params->v[P_STATE0_SLEEP_LENGTH]) {
 		duration_ns = is_gov_sleep_length(call, &delta_tick);
 		cpu_data->sleep_length_ns = duration_ns;
 		goto out_tick;
