@@ -78,14 +78,15 @@ static void test_wteo(void **state)
  * CPU), so equal decisions throughout mean equal runs.  Realistic inputs
  * for the RFC report's scenarios, beside the random streams' corners.
  */
-static GArray *run_synth(const struct is_governor *g, const char *gparam, const char *workload,
-			 const char *wparams, int64_t latency_req_ns, uint64_t seed,
-			 uint64_t periods, struct is_metrics *tot, GString *dump)
+static GArray *run_synth_on(const struct is_governor *g, const char *gparam,
+			    const char *workload, const char *wparams, int64_t latency_req_ns,
+			    uint64_t seed, uint64_t periods, const struct is_state_table *t, int hz,
+			    struct is_metrics *tot, GString *dump)
 {
-	struct is_synth_config scfg = { .w = is_workload_find(workload), .cpus = 4, .hz = 100,
+	struct is_synth_config scfg = { .w = is_workload_find(workload), .cpus = 4, .hz = hz,
 					.seed = seed, .latency_req_ns = latency_req_ns };
 	struct is_synth_bounded b = { .periods = periods };
-	struct is_sim_config cfg = { .gov = g, .cpus = 4, .hz = 100, .seed = 7 };
+	struct is_sim_config cfg = { .gov = g, .cpus = 4, .hz = hz, .seed = 7 };
 	struct log l = { g_array_new(false, false, sizeof(struct entry)) };
 	struct is_source src;
 	struct is_sim *s;
@@ -96,7 +97,7 @@ static GArray *run_synth(const struct is_governor *g, const char *gparam, const 
 	if (wparams)
 		assert_true(is_params_set_of("workload", workload, scfg.w->params,
 					     scfg.w->nparams, &scfg.params, wparams, NULL));
-	cfg.states = is_states_builtin("power9");
+	cfg.states = t;
 	cfg.disabled = is_states_default_disabled(cfg.states);
 	is_params_defaults(g, &cfg.params);
 	if (gparam)
@@ -114,6 +115,15 @@ static GArray *run_synth(const struct is_governor *g, const char *gparam, const 
 	is_sim_free(s);
 	is_synth_free(b.g);
 	return l.d;
+}
+
+/* run_synth_on() on power9 at HZ=100 */
+static GArray *run_synth(const struct is_governor *g, const char *gparam, const char *workload,
+			 const char *wparams, int64_t latency_req_ns, uint64_t seed,
+			 uint64_t periods, struct is_metrics *tot, GString *dump)
+{
+	return run_synth_on(g, gparam, workload, wparams, latency_req_ns, seed, periods,
+			    is_states_builtin("power9"), 100, tot, dump);
 }
 
 static void test_closed_loop(void **state)
@@ -185,6 +195,34 @@ static void test_poll_lock_in(void **state)
 	assert_true(a->len > 10 * 30000);
 	assert_true(ma.wakeups[IS_CAUSE_POLL] > 9 * 30000);
 	assert_same_runs("teo-6.12 on mixed seed 9", a, b, &ma, &mb, da, db);
+}
+
+/*
+ * The linux-pm report of an idle 6.12 machine staying in WFI (README,
+ * Governors): its MT8196 table at HZ=1000, the idle scenario, seed 1, 4 CPUs
+ * for about 300 s each.  CPUs lock into WFI with the tick kept (about 1000
+ * selections a second) and the kernel's teo.c makes the same selections.
+ */
+static void test_report_mt8196(void **state)
+{
+	const char *dir = getenv("TRACES");
+	g_autofree char *path = g_build_filename(dir ? dir : "traces", "mt8196-little.states",
+						 NULL);
+	struct is_state_table *t = is_states_load_file(path, NULL);
+	struct is_metrics ma, mb;
+	GString *da = g_string_new(NULL), *db = g_string_new(NULL);
+	GArray *a, *b;
+
+	(void)state;
+	assert_non_null(t);
+	a = run_synth_on(is_governor_find("teo-6.12"), NULL, "idle", NULL, 2147483647000LL, 1,
+			 2400, t, 1000, &ma, da);
+	b = run_synth_on(&kc_teo, NULL, "idle", NULL, 2147483647000LL, 1, 2400, t, 1000, &mb, db);
+	/* unlocked, a selection or two per period; locked, one per tick */
+	assert_true(a->len > 100 * 2400);
+	assert_true(ma.usage[0] * 10 > (uint64_t)a->len * 9);
+	assert_same_runs("teo-6.12 on idle, mt8196-little, HZ=1000", a, b, &ma, &mb, da, db);
+	is_states_free(t);
 }
 
 /* ---- --bench ------------------------------------------------------------ */
@@ -317,6 +355,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_wteo),
 		cmocka_unit_test(test_closed_loop),
 		cmocka_unit_test(test_poll_lock_in),
+		cmocka_unit_test(test_report_mt8196),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--bench"))
