@@ -620,10 +620,10 @@ picked:
 	 * 4b20b07ce72f ("cpuidle: teo: Don't count non-existent intercepts",
 	 * in 6.12) added this read.  state0_sleep_length=skip leaves
 	 * sleep_length_ns at KTIME_MAX as before it, so that a tick wakeup
-	 * from state 0 counts as a hit in the deepest state's bin: the
-	 * behaviour the linux-pm report of 6.6 -> 6.12 idle regressing to
-	 * state 0 bisected back to (see the README, "teo-6.12 can lock
-	 * itself into polling").
+	 * from state 0 counts as a hit in the deepest state's bin.  A
+	 * linux-pm report of an idle 6.12 machine staying in state 0
+	 * bisected to this commit (README, "The same lock-in was reported
+	 * upstream").
 	 */
 	if (!idx && prev_intercept_idx && !env->params->v[P_STATE0_SLEEP_LENGTH]) {
 		duration_ns = is_gov_sleep_length(call, &delta_tick);
