@@ -205,9 +205,7 @@ static void test_poll_lock_in(void **state)
  */
 static void test_report_mt8196(void **state)
 {
-	const char *dir = getenv("TRACES");
-	g_autofree char *path = g_build_filename(dir ? dir : "traces", "mt8196-little.states",
-						 NULL);
+	g_autofree char *path = g_build_filename(getenv("TRACES"), "mt8196-little.states", NULL);
 	struct is_state_table *t = is_states_load_file(path, NULL);
 	struct is_metrics ma, mb;
 	GString *da = g_string_new(NULL), *db = g_string_new(NULL);

@@ -9,14 +9,12 @@ static bool apply_params(struct gov_result *res, int ngov, char **kvs, int *code
 {
 	for (int k = 0; kvs && kvs[k]; k++) {
 		const char *kv = kvs[k];
-		const char *eq = strchr(kv, '='), *dot = NULL;
+		const char *eq = strchr(kv, '=');
+		/* the last dot before '=': governor names have dots (teo-6.12), keys none */
+		const char *dot = g_strrstr_len(kv, eq ? eq - kv : -1, ".");
 		g_autofree char *gname = NULL;
 		bool used = false;
 
-		/* the last dot before '=': governor names have dots (teo-6.12), keys none */
-		for (const char *c = kv; *c && c != eq; c++)
-			if (*c == '.')
-				dot = c;
 		if (dot) {
 			gname = g_strndup(kv, (gsize)(dot - kv));
 			kv = dot + 1;
