@@ -91,6 +91,33 @@ expect 1 "neg.trace:6: field 'idle_ns': negative" -- "$IDLESIM" run -t "$T/neg.t
 expect 0 -- "$IDLESIM" run -t "$S" -g oracle -o "$T/report.json" -f json
 grep -q '"governors"' "$T/report.json" && ok || bad "report file incomplete"
 
+# Outputs that cannot be written are refused before the work, and no
+# command crashes when a write fails (an empty -g once crashed run).
+mkdir "$T/odir"
+expect 2 "--governor: no governor named" -- "$IDLESIM" run -t "$S" -g ""
+expect 2 "--governor: no governor named" -- "$IDLESIM" bench -g "" --periods 100
+expect 2 "--output: an empty file name" -- "$IDLESIM" run -t "$S" -g oracle -o ""
+expect 1 "--output $T/odir: Is a directory" -- "$IDLESIM" run -t "$S" -g oracle -o "$T/odir"
+expect 1 "--output $T/odir: Is a directory" -- "$IDLESIM" synth -w idle --periods 10 -o "$T/odir"
+expect 2 "--output: an empty file name" -- "$IDLESIM" synth -w idle --periods 10 -o ""
+expect 1 "--output $T/odir: Is a directory" -- "$IDLESIM" convert "$S" -o "$T/odir"
+expect 1 "--output $T/odir: Is a directory" -- "$IDLESIM" import "$TRACES/qemu-x86-stock.txt.xz" -o "$T/odir"
+expect 1 "--output $T/odir: Is a directory" -- "$IDLESIM" rfc --quick -o "$T/odir"
+expect 2 "--csv: an empty file name" -- "$IDLESIM" rfc --quick --csv ""
+expect 1 "--decisions $T/odir: Is a directory" -- "$IDLESIM" replay -g ladder --decisions "$T/odir" "$S"
+expect 1 "--save $T/odir: Is a directory" -- "$IDLESIM" bench --periods 100 --save "$T/odir"
+[ -z "$(ls -A "$T/odir")" ] && [ -z "$(ls "$T" | grep '^odir\.')" ] && ok || bad "a refused output left a file"
+# A write that fails at commit (the file fits the stdio buffer but not the
+# 1-block file size limit): synth freed its writer twice there.
+for c in "synth -w schbench --periods 40 -o $T/lim.trace" "convert $S -o $T/lim.trace" \
+	 "run -t $S -g oracle -o $T/lim.trace"; do
+	sh -c 'trap "" XFSZ; ulimit -f 1; exec "$@"' sh "$IDLESIM" $c >/dev/null 2>"$T/err"
+	rc=$?
+	[ "$rc" = 1 ] && grep -q "lim.trace.*File too large" "$T/err" && ok ||
+		bad "exit $rc under a file size limit, wanted 1 and the file named: $c"
+	[ -z "$(ls "$T" | grep '^lim\.')" ] && ok || bad "a failed write left a file: $c"
+done
+
 # Bad-input cases through the CLI: each names file, line and field.
 hdr='idlesim-trace 1\nstates power9 7\nhz 100\ncpus 1\ndata\n'
 check_bad() {  # name body pattern...

@@ -164,6 +164,16 @@ expect 2 "exactly one of --periods" -- "$IDLESIM" sweep --workload schbench -g w
 expect 2 "--seeds 5:1" -- "$IDLESIM" sweep --workload schbench --periods 100 --seeds 5:1 -g wteo -o "$T/x.csv"
 expect 2 "given twice" -- "$IDLESIM" sweep --workload schbench --periods 100 --seeds 1,2,1 -g wteo -o "$T/x.csv"
 expect 2 "--seeds is for --workload" -- "$IDLESIM" sweep -t "$B" --seeds 1:2 -g wteo -o "$T/x.csv"
+# Empty lists (g_strsplit("") is an empty vector): no seeds crashed, no
+# terms gave an objective of 0 everywhere.
+expect 2 "--seeds: no seeds" -- "$IDLESIM" sweep --workload schbench --periods 100 --seeds "" -g wteo -o "$T/x.csv"
+expect 2 "--objective: no terms" -- "$IDLESIM" sweep -t "$B" -g wteo --objective "" -o "$T/x.csv"
+# An output that rename() would refuse is refused before the sweep runs.
+mkdir "$T/adir"
+expect 1 "--output $T/adir: Is a directory" -- "$IDLESIM" sweep -t "$B" -g wteo -o "$T/adir"
+[ ! -e "$T/adir.partial" ] && ok || bad "a sweep into a directory left a journal"
+expect 2 "--output: an empty file name" -- "$IDLESIM" sweep -t "$B" -g wteo -o ""
+expect 1 "--output $T/adir: Is a directory" -- "$IDLESIM" merge -o "$T/adir" "$B"
 expect 2 "model mode only" -- "$IDLESIM" sweep --workload idle --periods 10 -m exact -g wteo -o "$T/x.csv"
 expect 2 "needs --trace FILE... or --workload" -- "$IDLESIM" sweep -t "$B" --workload idle --periods 10 -g wteo -o "$T/x.csv"
 expect 1 "/nonexistent.trace" -- "$IDLESIM" sweep -t /nonexistent.trace -g wteo -o "$T/x.csv"

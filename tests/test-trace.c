@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Tests of the trace format: round trips and bad input. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -156,6 +157,31 @@ static void test_abort(void **state)
 	assert_false(is_trace_writer_commit(w, &err));
 	g_clear_error(&err);
 	assert_false(g_file_test(p, G_FILE_TEST_EXISTS));
+	is_trace_header_clear(&h);
+}
+
+/*
+ * A path that rename() would refuse at commit, after the whole trace, is
+ * refused at open: an empty name and an existing directory.
+ */
+static void test_open_refused(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("idlesim-trace-XXXXXX", NULL);
+	struct is_trace_header h;
+	GError *err = NULL;
+
+	(void)state;
+	assert_non_null(dir);
+	header(&h);
+	assert_null(is_trace_writer_open("", IS_FMT_TEXT, &h, &err));
+	assert_non_null(strstr(err->message, "an empty file name"));
+	g_clear_error(&err);
+	assert_null(is_trace_writer_open(dir, IS_FMT_BINARY, &h, &err));
+	assert_true(g_str_has_prefix(err->message, dir));
+	assert_non_null(strstr(err->message, g_strerror(EISDIR)));
+	g_clear_error(&err);
+	/* left as it was: still an empty directory */
+	assert_int_equal(g_rmdir(dir), 0);
 	is_trace_header_clear(&h);
 }
 
@@ -450,6 +476,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_abort),
+		cmocka_unit_test(test_open_refused),
 		cmocka_unit_test(test_bad_text),
 		cmocka_unit_test(test_bad_binary),
 		cmocka_unit_test(test_long_binary),

@@ -36,6 +36,12 @@ struct cli_out {
 	char *path, *tmp;
 };
 bool cli_out_open(struct cli_out *o, const char *path);
+/*
+ * Checks an output path before the work that fills it: refuses an empty
+ * name (usage error) and an existing directory (runtime error), which
+ * the final rename() would refuse only after a long run.  NULL passes.
+ */
+bool cli_out_check(const char *opt, const char *path, int *code);
 bool cli_out_commit(struct cli_out *o);
 void cli_out_abort(struct cli_out *o);
 

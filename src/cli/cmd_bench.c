@@ -242,6 +242,8 @@ int cmd_bench(int argc, char **argv)
 		cli_error("--save and --trace exclude each other");
 		return EXIT_USAGE;
 	}
+	if (!cli_out_check("--save", save, &code))
+		return code;
 	if (workload && (trace || !is_workload_find(workload))) {
 		cli_error(trace ? "--workload and --trace exclude each other" :
 			  "--workload: unknown scenario (see idlesim synth --list)");
@@ -257,6 +259,10 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (govs) {
 		names = g_strsplit(govs, ",", -1);
+		if (!names[0]) {
+			cli_error("--governor: no governor named");
+			return EXIT_USAGE;
+		}
 		for (int i = 0; names[i]; i++)
 			if (!is_governor_find(names[i])) {
 				cli_error("--governor: unknown governor '%s'", names[i]);

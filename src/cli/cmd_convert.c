@@ -32,6 +32,8 @@ int cmd_convert(int argc, char **argv)
 		cli_error("convert needs one input and -o OUT (see --help)");
 		return EXIT_USAGE;
 	}
+	if (!cli_out_check("--output", out, &code))
+		return code;
 	if (to && strcmp(to, "text") && strcmp(to, "binary")) {
 		cli_error("--to must be text or binary, not '%s'", to);
 		return EXIT_USAGE;

@@ -103,6 +103,8 @@ int cmd_import(int argc, char **argv)
 		cli_error("import needs one input and -o OUT (see --help)");
 		return EXIT_USAGE;
 	}
+	if (!cli_out_check("--output", out, &code))
+		return code;
 	kevents = format && strcmp(format, "cpuidle-events") == 0;
 	f = format && !kevents ? is_capture_format_parse(format) : IS_CAP_AUTO;
 	if (f < 0) {

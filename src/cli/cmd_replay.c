@@ -85,6 +85,8 @@ int cmd_replay(int argc, char **argv)
 		cli_error("replay needs one TRACE and --governor NAME (see --help)");
 		return EXIT_USAGE;
 	}
+	if (!cli_out_check("--decisions", decisions, &code))
+		return code;
 	if (mode && strcmp(mode, "model") && strcmp(mode, "exact")) {
 		cli_error("--mode must be model or exact, not '%s'", mode);
 		return EXIT_USAGE;

@@ -526,6 +526,9 @@ int cmd_rfc(int argc, char **argv)
 		cli_error("unexpected argument '%s'", argv[1]);
 		goto done;
 	}
+	if (!cli_out_check("--output", out, &code) || !cli_out_check("--csv", csv, &code))
+		goto done;
+	code = EXIT_USAGE;
 	if (seeds < 2 || seeds > 64 || periods < 0 || threads < 0) {
 		cli_error("--seeds must be 2..64; --periods and -j must not be negative");
 		goto done;

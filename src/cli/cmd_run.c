@@ -97,6 +97,9 @@ int cmd_run(int argc, char **argv)
 		cli_error("run needs --trace FILE or --workload NAME, and --governor NAME (see --help)");
 		goto out;
 	}
+	if (!cli_out_check("--output", out, &code))
+		goto out;
+	code = EXIT_USAGE;
 	if (wl.name && mode && strcmp(mode, "model") != 0) {
 		cli_error("--workload runs in model mode only (there are no recorded inputs)");
 		goto out;
@@ -118,6 +121,10 @@ int cmd_run(int argc, char **argv)
 	}
 	names = g_strsplit(govs, ",", -1);
 	ngov = (int)g_strv_length(names);
+	if (!ngov) {
+		cli_error("--governor: no governor named (see idlesim governors)");
+		goto out;
+	}
 	res = g_new0(struct gov_result, ngov ? ngov : 1);
 	rep.baseline = 0;
 	for (int i = 0; i < ngov; i++) {

@@ -80,6 +80,10 @@ static bool objective_parse(const char *spec, struct objective *o, GError **erro
 	g_auto(GStrv) terms = g_strsplit(spec, ",", -1);
 
 	memset(o, 0, sizeof(*o));
+	if (!terms[0]) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID, "--objective: no terms");
+		return false;
+	}
 	for (int i = 0; terms[i]; i++) {
 		char *eq = strchr(terms[i], '=');
 		double w = 1.0;
@@ -801,6 +805,10 @@ static bool parse_seeds(const char *spec, uint64_t def, GArray *out)
 	{
 		g_auto(GStrv) f = g_strsplit(spec, ",", -1);
 
+		if (!f[0]) {
+			cli_error("--seeds: no seeds (A:B or a,b,c)");
+			return false;
+		}
 		for (int i = 0; f[i]; i++) {
 			if (!g_ascii_string_to_unsigned(f[i], 10, 0, G_MAXUINT64, &a, NULL)) {
 				cli_error("--seeds %s: '%s' is not a seed", spec, f[i]);
@@ -880,6 +888,9 @@ int cmd_sweep(int argc, char **argv)
 			  "(see --help)");
 		goto cleanup;
 	}
+	if (!cli_out_check("--output", out, &code))
+		goto cleanup;
+	code = EXIT_USAGE;
 	if (seeds && !wl.name) {
 		cli_error("--seeds is for --workload");
 		goto cleanup;
@@ -1154,6 +1165,8 @@ int cmd_merge(int argc, char **argv)
 		cli_error("merge needs SHARD files and -o FILE");
 		return EXIT_USAGE;
 	}
+	if (!cli_out_check("--output", out, &code))
+		return code;
 	code = EXIT_RUNTIME;
 	n = argc - 1;
 	sh = g_new0(struct shard_in, n);

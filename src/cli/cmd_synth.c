@@ -190,6 +190,9 @@ int cmd_synth(int argc, char **argv)
 		cli_error("synth needs --workload NAME and -o FILE (or --list)");
 		goto out;
 	}
+	if (!cli_out_check("--output", out, &code))
+		goto out;
+	code = EXIT_USAGE;
 	if (to && strcmp(to, "text") && strcmp(to, "binary")) {
 		cli_error("--to must be text or binary, not '%s'", to);
 		goto out;
@@ -230,10 +233,13 @@ int cmd_synth(int argc, char **argv)
 			n = -1;
 			break;
 		}
-	if (n != 0 || !is_trace_writer_commit(wr, &err)) {
+	if (n != 0) {
 		is_trace_writer_abort(wr);
 		goto fail;
 	}
+	/* commit frees the writer whether it succeeds or not */
+	if (!is_trace_writer_commit(wr, &err))
+		goto fail;
 	fprintf(stderr, "%s: %" G_GUINT64_FORMAT " idle periods on %d CPUs, workload %s, seed %"
 		G_GUINT64_FORMAT "\n", out, lim.n, cfg.cpus, cfg.w->name, cfg.seed);
 	code = EXIT_OK;

@@ -44,6 +44,23 @@ const char *fmt_f(double v, int decimals)
 	return g_ascii_formatd(b, G_ASCII_DTOSTR_BUF_SIZE, fmt, v);
 }
 
+bool cli_out_check(const char *opt, const char *path, int *code)
+{
+	if (!path)
+		return true;
+	if (!*path) {
+		cli_error("%s: an empty file name", opt);
+		*code = EXIT_USAGE;
+		return false;
+	}
+	if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+		cli_error("%s %s: %s", opt, path, g_strerror(EISDIR));
+		*code = EXIT_RUNTIME;
+		return false;
+	}
+	return true;
+}
+
 bool cli_out_open(struct cli_out *o, const char *path)
 {
 	int fd;

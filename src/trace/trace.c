@@ -394,9 +394,19 @@ struct is_trace_writer *is_trace_writer_open(const char *path,
 					     const struct is_trace_header *h,
 					     GError **error)
 {
-	struct is_trace_writer *w = g_new0(struct is_trace_writer, 1);
+	struct is_trace_writer *w;
 	bool ok;
 
+	/*
+	 * Refuse what rename() would refuse only after the whole trace was
+	 * written: an import or a long synth must not run for nothing.
+	 */
+	if (!*path || g_file_test(path, G_FILE_TEST_IS_DIR)) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", *path ? path : "''",
+			    *path ? g_strerror(EISDIR) : "an empty file name");
+		return NULL;
+	}
+	w = g_new0(struct is_trace_writer, 1);
 	w->fmt = fmt == IS_FMT_AUTO ? is_trace_format_for_path(path) : fmt;
 	w->path = g_strdup(path);
 	is_trace_header_copy(&w->h, h);
