@@ -76,6 +76,8 @@ expect 0 'teo-6.12,"pulse=1024,decay_shift=4,' 'menu-6.12,"residency_threshold_n
 	"$IDLESIM" run -t "$S" -g teo-6.12,menu-6.12 -p teo-6.12.decay_shift=4 -f csv
 expect 2 "'decay_shift'" "1..31" -- "$IDLESIM" run -t "$S" -g teo-6.12 -p teo-6.12.decay_shift=0
 expect 2 "that governor is not selected" -- "$IDLESIM" run -t "$S" -g teo-6.12 -p teo-5.7.intervals=8
+expect 2 "'3.0' is not a decimal integer; range 1..31" -- "$IDLESIM" run -t "$S" -g teo-6.12 -p decay_shift=3.0
+expect 2 "'99999999999999999999' is out of range 1..31" -- "$IDLESIM" run -t "$S" -g teo-6.12 -p decay_shift=99999999999999999999
 expect 2 "needs --trace" -- "$IDLESIM" run -g oracle
 expect 2 "--format" -- "$IDLESIM" run -t "$S" -g oracle -f xml
 expect 1 "no-such.trace" -- "$IDLESIM" run -t "$T/no-such.trace" -g oracle

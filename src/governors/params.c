@@ -96,14 +96,22 @@ bool is_params_set_of(const char *kind, const char *owner,
 				    eq + 1, range);
 			return false;
 		}
-	} else if (!g_ascii_string_to_signed(eq + 1, 10, G_MININT64, G_MAXINT64, &v, NULL) ||
-		   v < d->min || v > d->max) {
-		g_autofree char *range = param_range(d);
+	} else {
+		/* "3.0", "0x3", "1e3": not integers, which "out of range" would hide */
+		GError *perr = NULL;
+		bool num = g_ascii_string_to_signed(eq + 1, 10, G_MININT64, G_MAXINT64, &v, &perr) ||
+			   g_error_matches(perr, G_NUMBER_PARSER_ERROR,
+					   G_NUMBER_PARSER_ERROR_OUT_OF_BOUNDS);
 
-		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-			    "param '%s' of %s: '%s' is out of range %s", key, owner, eq + 1,
-			    range);
-		return false;
+		g_clear_error(&perr);
+		if (!num || v < d->min || v > d->max) {
+			g_autofree char *range = param_range(d);
+
+			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+				    "param '%s' of %s: '%s' is %s %s", key, owner, eq + 1,
+				    num ? "out of range" : "not a decimal integer; range", range);
+			return false;
+		}
 	}
 	p->v[i] = v;
 	return true;
