@@ -195,6 +195,10 @@ expect 1 "a compressed trace.dat" "decompress it into a file first" -- "$IDLESIM
 "$IDLESIM" import "$TRACES/qemu-x86-stock.txt.xz" -o - 2>&1 >/dev/null | grep -q "idle periods on 2 CPUs" && ok || bad "import -o - summary not on stderr"
 expect 2 "give -o a file" -- "$IDLESIM" import --report "$TRACES/qemu-x86-stock.txt.xz" -o -
 expect 2 "--governor goes with --report" -- "$IDLESIM" import -g teo-6.12 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/y.trace"
+# --report's list is checked before the import, not after it
+expect 2 "unknown governor 'nope'" -- "$IDLESIM" import --report -g teo-6.12,nope "$TRACES/qemu-x86-stock.txt.xz" -o "$T/y.trace"
+expect 2 "'recorded' is always in the report" -- "$IDLESIM" import --report -g recorded "$TRACES/qemu-x86-stock.txt.xz" -o "$T/y.trace"
+expect 2 "'oracle' given twice" -- "$IDLESIM" bench -g oracle,oracle --periods 100
 expect 1 "README.md:5: field 'cpu'" "not an ftrace event line" -- "$IDLESIM" import "$TRACES/README.md" -o "$T/y.trace"
 [ ! -e "$T/y.trace" ] && ok || bad "a failed import left a file"
 

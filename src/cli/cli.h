@@ -43,6 +43,11 @@ bool cli_out_open(struct cli_out *o, const char *path);
  */
 bool cli_out_check(const char *opt, const char *path, int *code);
 bool cli_out_commit(struct cli_out *o);
+/*
+ * Checks a comma-separated --governor list before any work: at least one
+ * name, each a governor, none twice.  Prints the error.
+ */
+bool cli_governors_check(const char *spec);
 void cli_out_abort(struct cli_out *o);
 
 /* One governor's result for output. */

@@ -258,16 +258,9 @@ int cmd_bench(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (govs) {
-		names = g_strsplit(govs, ",", -1);
-		if (!names[0]) {
-			cli_error("--governor: no governor named");
+		if (!cli_governors_check(govs))
 			return EXIT_USAGE;
-		}
-		for (int i = 0; names[i]; i++)
-			if (!is_governor_find(names[i])) {
-				cli_error("--governor: unknown governor '%s'", names[i]);
-				return EXIT_USAGE;
-			}
+		names = g_strsplit(govs, ",", -1);
 	}
 	if (!trace && !closed) {
 		double t0 = now_s();

@@ -128,6 +128,17 @@ int cmd_import(int argc, char **argv)
 		cli_error("--governor goes with --report");
 		return EXIT_USAGE;
 	}
+	/* the report runs after the import: a bad list must not wait for it */
+	if (govs) {
+		g_auto(GStrv) names = g_strsplit(govs, ",", -1);
+
+		if (!cli_governors_check(govs))
+			return EXIT_USAGE;
+		if (g_strv_contains((const char *const *)names, "recorded")) {
+			cli_error("--governor: 'recorded' is always in the report");
+			return EXIT_USAGE;
+		}
+	}
 	t = is_states_open(states ? states : "power9", &disabled, &err);
 	if (!t)
 		goto fail;

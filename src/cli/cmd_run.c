@@ -119,27 +119,14 @@ int cmd_run(int argc, char **argv)
 		cli_error("--seed must be >= 0");
 		goto out;
 	}
+	if (!cli_governors_check(govs))
+		goto out;
 	names = g_strsplit(govs, ",", -1);
 	ngov = (int)g_strv_length(names);
-	if (!ngov) {
-		cli_error("--governor: no governor named (see idlesim governors)");
-		goto out;
-	}
-	res = g_new0(struct gov_result, ngov ? ngov : 1);
+	res = g_new0(struct gov_result, ngov);
 	rep.baseline = 0;
 	for (int i = 0; i < ngov; i++) {
 		res[i].gov = is_governor_find(names[i]);
-		if (!res[i].gov) {
-			cli_error("--governor: unknown governor '%s' (see idlesim governors)", names[i]);
-			code = EXIT_USAGE;
-			goto out;
-		}
-		for (int j = 0; j < i; j++)
-			if (res[j].gov == res[i].gov) {
-				cli_error("--governor: '%s' given twice", names[i]);
-				code = EXIT_USAGE;
-				goto out;
-			}
 		is_params_defaults(res[i].gov, &res[i].params);
 		if (baseline && strcmp(baseline, names[i]) == 0)
 			rep.baseline = i;

@@ -61,6 +61,29 @@ bool cli_out_check(const char *opt, const char *path, int *code)
 	return true;
 }
 
+bool cli_governors_check(const char *spec)
+{
+	g_auto(GStrv) names = g_strsplit(spec, ",", -1);
+
+	if (!names[0]) {
+		cli_error("--governor: no governor named (see idlesim governors)");
+		return false;
+	}
+	for (int i = 0; names[i]; i++) {
+		if (!is_governor_find(names[i])) {
+			cli_error("--governor: unknown governor '%s' (see idlesim governors)",
+				  names[i]);
+			return false;
+		}
+		for (int j = 0; j < i; j++)
+			if (strcmp(names[i], names[j]) == 0) {
+				cli_error("--governor: '%s' given twice", names[i]);
+				return false;
+			}
+	}
+	return true;
+}
+
 bool cli_out_open(struct cli_out *o, const char *path)
 {
 	int fd;
