@@ -90,5 +90,10 @@ fi
 "$IDLESIM" rfc --summary /nonexistent -o "$T/x.md" 2>"$T/err"; [ $? -eq 1 ] && grep -q nonexistent "$T/err" && ok ||
 	bad "a missing --summary file should fail naming it"
 [ ! -e "$T/x.md" ] && ok || bad "a refused rfc left a file"
+# --plot naming a file: refused before the run (it exited 0 after it)
+touch "$T/afile"
+"$IDLESIM" rfc --quick --plot "$T/afile" -o "$T/x.md" 2>"$T/err"; [ $? -eq 1 ] &&
+	grep -q "afile: Not a directory" "$T/err" && [ ! -e "$T/x.md" ] && ok ||
+	bad "rfc --plot FILE should fail before the run, naming it"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -87,6 +87,19 @@ if command -v gnuplot >/dev/null; then
 else
 	bad "gnuplot is not installed (tools/install-deps installs gnuplot-nox)"
 fi
+# Plots that cannot be made fail the command (the result is complete):
+# refused before the run when --plot names a file, after it when the
+# directory cannot be made.  Without gnuplot: the data, a message, exit 0.
+touch "$T/afile"
+expect 1 "--plot $T/afile: Not a directory" -- $IDLESIM sweep -q -t "$B" -g wteo --grid learning_rate=20,40 -o "$T/pf.csv" --plot "$T/afile"
+[ ! -e "$T/pf.csv" ] && [ ! -e "$T/pf.csv.partial" ] && ok || bad "a refused --plot left a file"
+expect 1 "--plot $T/afile/sub" -- $IDLESIM sweep -q -t "$B" -g wteo --grid learning_rate=20,40 -o "$T/pf.csv" --plot "$T/afile/sub"
+[ -s "$T/pf.csv" ] && ok || bad "the sweep result is missing when only its plots failed"
+expect 2 "--plot: an empty directory name" -- $IDLESIM sweep -q -t "$B" -g wteo --grid learning_rate=20,40 -o "$T/pf.csv" --plot ""
+mkdir "$T/nognuplot"  # a PATH without gnuplot (idlesim runs nothing else)
+expect 0 "gnuplot is not installed" -- env PATH="$T/nognuplot" $IDLESIM sweep -q -t "$B" -g wteo --grid learning_rate=20,40 -o "$T/png.csv" --plot "$T/plots2"
+[ -s "$T/plots2/points.dat" ] && [ -s "$T/plots2/plots.gp" ] && [ ! -e "$T/plots2/pareto.png" ] && ok ||
+	bad "--plot without gnuplot: the data and script should be there, no figure"
 
 # --- resume after a kill
 "$IDLESIM" bench -n 200000 -g oracle -r 1 --save "$T/big.bin" >/dev/null

@@ -48,6 +48,17 @@ bool cli_out_commit(struct cli_out *o);
  * name, each a governor, none twice.  Prints the error.
  */
 bool cli_governors_check(const char *spec);
+/*
+ * --plot DIR: checked before the work (a usage error if empty, a runtime
+ * error if it exists and is not a directory); then made, its data files
+ * written and gnuplot run on @script there.  Without gnuplot the data and
+ * script stay, with a message, and that is not an error.  Each prints its
+ * error and returns false on failure.
+ */
+bool cli_plot_check(const char *dir, int *code);
+bool cli_plot_dir(const char *dir);
+bool cli_plot_file(const char *dir, const char *name, const char *text);
+bool cli_plot_run(const char *dir, const char *script);
 void cli_out_abort(struct cli_out *o);
 
 /* One governor's result for output. */

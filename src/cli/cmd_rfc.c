@@ -323,19 +323,6 @@ static void acc_header(FILE *o, const char *rowname, int nst)
 	fputc('\n', o);
 }
 
-static bool write_file(const char *dir, const char *name, const char *text)
-{
-	g_autofree char *p = g_build_filename(dir, name, NULL);
-	GError *err = NULL;
-
-	if (!g_file_set_contents(p, text, -1, &err)) {
-		cli_error("--plot: %s", err->message);
-		g_error_free(err);
-		return false;
-	}
-	return true;
-}
-
 /* Two cells: energy and p99 of @x's runs normalised to @base's, seed by seed. */
 static void norm_cells(FILE *f, const struct fig *x, const struct fig *base, int seeds)
 {
@@ -436,7 +423,7 @@ static void variants_table(FILE *f, const struct group *gr, const struct fig *ba
 }
 
 /* accuracy.png, residency.png, energy-p99.png via gnuplot, when installed. */
-static void write_plots(const char *dir, const char *acc, const char *sc, const char *res)
+static bool write_plots(const char *dir, const char *acc, const char *sc, const char *res)
 {
 	static const char gp[] =
 		"set terminal pngcairo noenhanced size 1200,700\n"
@@ -455,32 +442,10 @@ static void write_plots(const char *dir, const char *acc, const char *sc, const 
 		"set ylabel 'p99 latency (ns)'\nset yrange [*:*]\n"
 		"plot for [g in 'teo-6.12 wteo menu-6.12 oracle'] '< grep \"^'.g.' \" scatter.dat' "
 		"using 2:3 pt 7 title g\n";
-	g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
-	GError *err = NULL;
-	gint st = 0;
 
-	if (g_mkdir_with_parents(dir, 0777) != 0) {
-		cli_error("--plot %s: %s", dir, g_strerror(errno));
-		return;
-	}
-	if (!write_file(dir, "accuracy.dat", acc) || !write_file(dir, "scatter.dat", sc) ||
-	    !write_file(dir, "residency.dat", res) || !write_file(dir, "rfc.gp", gp))
-		return;
-	if (!gnuplot) {
-		cli_error("--plot: gnuplot is not installed (apt-get install gnuplot-nox); "
-			  "the data and rfc.gp are in %s", dir);
-		return;
-	}
-	{
-		const char *argv[] = { gnuplot, "rfc.gp", NULL };
-
-		if (!g_spawn_sync(dir, (char **)argv, NULL,
-				  G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
-				  NULL, NULL, &st, &err) || !g_spawn_check_wait_status(st, &err)) {
-			cli_error("--plot: gnuplot failed: %s", err->message);
-			g_error_free(err);
-		}
-	}
+	return cli_plot_dir(dir) && cli_plot_file(dir, "accuracy.dat", acc) &&
+	       cli_plot_file(dir, "scatter.dat", sc) && cli_plot_file(dir, "residency.dat", res) &&
+	       cli_plot_file(dir, "rfc.gp", gp) && cli_plot_run(dir, "rfc.gp");
 }
 
 int cmd_rfc(int argc, char **argv)
@@ -513,6 +478,7 @@ int cmd_rfc(int argc, char **argv)
 	FILE *f;
 	/* figures kept for the plots: per group row, per 6.12 governor */
 	GString *plot_acc = g_string_new(NULL), *plot_sc = g_string_new(NULL);
+	bool plotted = true;
 	double res_sum[4][IS_STATE_MAX] = { { 0 } };
 	int res_n = 0;
 	/* experiment 3's runs per group, for experiment 4 */
@@ -526,7 +492,8 @@ int cmd_rfc(int argc, char **argv)
 		cli_error("unexpected argument '%s'", argv[1]);
 		goto done;
 	}
-	if (!cli_out_check("--output", out, &code) || !cli_out_check("--csv", csv, &code))
+	if (!cli_out_check("--output", out, &code) || !cli_out_check("--csv", csv, &code) ||
+	    !cli_plot_check(plot, &code))
 		goto done;
 	code = EXIT_USAGE;
 	if (seeds < 2 || seeds > 64 || periods < 0 || threads < 0) {
@@ -778,10 +745,11 @@ int cmd_rfc(int argc, char **argv)
 				g_string_append_printf(res, " %s", fmt_f(res_sum[k][st] / (res_n ? res_n : 1), 3));
 			g_string_append_c(res, '\n');
 		}
-		write_plots(plot, plot_acc->str, plot_sc->str, res->str);
+		plotted = write_plots(plot, plot_acc->str, plot_sc->str, res->str);
 		g_string_free(res, TRUE);
 	}
-	code = EXIT_OK;
+	/* the report is complete; figures that could not be made still fail */
+	code = plotted ? EXIT_OK : EXIT_RUNTIME;
 	goto done;
 fail:
 	cli_error("%s", err->message);

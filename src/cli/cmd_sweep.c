@@ -414,88 +414,62 @@ static void point_label(const struct is_sweep_space *sp, uint64_t point, GString
 }
 
 /* Writes DIR/points.dat, DIR/pareto.dat and, with gnuplot, the figures. */
-static void write_plots(const struct sweep *sw, const char *dir, const struct agg *g,
+static bool write_plots(const struct sweep *sw, const char *dir, const struct agg *g,
 			const uint64_t *front, uint64_t nfront)
 {
-	g_autofree char *pts = g_build_filename(dir, "points.dat", NULL);
-	g_autofree char *par = g_build_filename(dir, "pareto.dat", NULL);
-	g_autofree char *gp = g_build_filename(dir, "plots.gp", NULL);
-	g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
 	const struct is_sweep_space *sp = &sw->space;
-	FILE *f;
+	g_autoptr(GString) pts = g_string_new("# point");
+	g_autoptr(GString) par = g_string_new("# point energy_active_ns lat_p99_ns\n");
+	g_autoptr(GString) gp = g_string_new(NULL);
 
-	if (g_mkdir_with_parents(dir, 0777) != 0 || !(f = fopen(pts, "w"))) {
-		cli_error("--plot %s: %s", dir, g_strerror(errno));
-		return;
-	}
-	fprintf(f, "# point");
 	for (int a = 0; a < sp->naxes; a++)
-		fprintf(f, " %s", sp->gov->params[sp->axes[a].param].name);
-	fprintf(f, " objective energy_active_ns lat_p99_ns\n");
+		g_string_append_printf(pts, " %s", sp->gov->params[sp->axes[a].param].name);
+	g_string_append(pts, " objective energy_active_ns lat_p99_ns\n");
 	for (uint64_t i = 0; i < sw->points; i++) {
 		struct is_params p;
 
 		if (!g[i].n)
 			continue;
 		is_sweep_space_point(sp, i, &p);
-		fprintf(f, "%" G_GUINT64_FORMAT, i);
+		g_string_append_printf(pts, "%" G_GUINT64_FORMAT, i);
 		for (int a = 0; a < sp->naxes; a++)
-			fprintf(f, " %" G_GINT64_FORMAT, p.v[sp->axes[a].param]);
-		fprintf(f, " %s", fmt_f(g[i].objective / g[i].n, 4));
-		fprintf(f, " %s", fmt_f(g[i].energy / g[i].n, 1));
-		fprintf(f, " %s\n", fmt_f(g[i].p99 / g[i].n, 1));
+			g_string_append_printf(pts, " %" G_GINT64_FORMAT, p.v[sp->axes[a].param]);
+		g_string_append_printf(pts, " %s %s %s\n", fmt_f(g[i].objective / g[i].n, 4),
+				       fmt_f(g[i].energy / g[i].n, 1), fmt_f(g[i].p99 / g[i].n, 1));
 	}
-	fclose(f);
-	if (!(f = fopen(par, "w")))
-		return;
-	fprintf(f, "# point energy_active_ns lat_p99_ns\n");
 	for (uint64_t i = 0; i < nfront; i++)
-		fprintf(f, "%" G_GUINT64_FORMAT " %s %s\n", front[i],
-			fmt_f(g[front[i]].energy / g[front[i]].n, 1),
-			fmt_f(g[front[i]].p99 / g[front[i]].n, 1));
-	fclose(f);
-	if (!(f = fopen(gp, "w")))
-		return;
-	fprintf(f, "set terminal pngcairo noenhanced size 900,700\nset datafile commentschars '#'\n");
-	fprintf(f, "set output 'pareto.png'\nset xlabel 'energy (active-ns)'\n"
-		   "set ylabel 'p99 wakeup latency (ns)'\nset title 'energy vs p99 latency'\n"
-		   "plot 'points.dat' using %d:%d with points pt 7 ps 0.5 title 'points', "
-		   "'pareto.dat' using 2:3 with linespoints lw 2 title 'Pareto front'\n",
-		sp->naxes + 3, sp->naxes + 4);
+		g_string_append_printf(par, "%" G_GUINT64_FORMAT " %s %s\n", front[i],
+				       fmt_f(g[front[i]].energy / g[front[i]].n, 1),
+				       fmt_f(g[front[i]].p99 / g[front[i]].n, 1));
+	g_string_append_printf(gp, "set terminal pngcairo noenhanced size 900,700\n"
+			       "set datafile commentschars '#'\n"
+			       "set output 'pareto.png'\nset xlabel 'energy (active-ns)'\n"
+			       "set ylabel 'p99 wakeup latency (ns)'\nset title 'energy vs p99 latency'\n"
+			       "plot 'points.dat' using %d:%d with points pt 7 ps 0.5 title 'points', "
+			       "'pareto.dat' using 2:3 with linespoints lw 2 title 'Pareto front'\n",
+			       sp->naxes + 3, sp->naxes + 4);
 	if (sp->naxes == 2)
-		fprintf(f, "set output 'heatmap.png'\nset xlabel '%s'\nset ylabel '%s'\n"
-			   "set title 'objective'\nset view map\nunset key\nset format cb '%%.4g'\n"
-			   "plot 'points.dat' using 2:3:4 with image\n",
-			sp->gov->params[sp->axes[0].param].name,
-			sp->gov->params[sp->axes[1].param].name);
-	fclose(f);
-	if (!gnuplot) {
-		cli_error("--plot: gnuplot is not installed (apt-get install gnuplot-nox); "
-			  "the data and script are in %s", dir);
-		return;
-	}
-	{
-		const char *argv[] = { gnuplot, "plots.gp", NULL };
-		GError *err = NULL;
-		gint st = 0;
-
-		if (!g_spawn_sync(dir, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL,
-				  NULL, NULL, NULL, &st, &err) || !g_spawn_check_wait_status(st, &err)) {
-			cli_error("--plot: gnuplot failed: %s", err->message);
-			g_error_free(err);
-		}
-	}
+		g_string_append_printf(gp, "set output 'heatmap.png'\nset xlabel '%s'\nset ylabel '%s'\n"
+				       "set title 'objective'\nset view map\nunset key\nset format cb '%%.4g'\n"
+				       "plot 'points.dat' using 2:3:4 with image\n",
+				       sp->gov->params[sp->axes[0].param].name,
+				       sp->gov->params[sp->axes[1].param].name);
+	return cli_plot_dir(dir) && cli_plot_file(dir, "points.dat", pts->str) &&
+	       cli_plot_file(dir, "pareto.dat", par->str) && cli_plot_file(dir, "plots.gp", gp->str) &&
+	       cli_plot_run(dir, "plots.gp");
 }
 
 #define P(...) do { if (f) fprintf(f, __VA_ARGS__); } while (0)
 
-static void summary(const struct sweep *sw, const struct agg *g, const char *plot, bool print)
+/* Prints the summary (when @print) and writes the plots; false: plots failed. */
+static bool summary(const struct sweep *sw, const struct agg *g, const char *plot, bool print)
 {
 	const struct is_sweep_space *sp = &sw->space;
 	g_autoptr(GString) lab = g_string_new(NULL);
 	uint64_t *idx, n = 0, nfront = 0, *front;
 	double best_p99 = INFINITY;
 	FILE *f = print ? stdout : NULL;
+	bool ok;
 
 	idx = g_new(uint64_t, sw->points ? sw->points : 1);
 	for (uint64_t i = 0; i < sw->points; i++)
@@ -542,10 +516,10 @@ static void summary(const struct sweep *sw, const struct agg *g, const char *plo
 	}
 	if (nfront > 20)
 		P("     ... %" G_GUINT64_FORMAT " more\n", nfront - 20);
-	if (plot)
-		write_plots(sw, plot, g, front, nfront);
+	ok = !plot || write_plots(sw, plot, g, front, nfront);
 	g_free(front);
 	g_free(idx);
+	return ok;
 }
 
 #undef P
@@ -888,7 +862,7 @@ int cmd_sweep(int argc, char **argv)
 			  "(see --help)");
 		goto cleanup;
 	}
-	if (!cli_out_check("--output", out, &code))
+	if (!cli_out_check("--output", out, &code) || !cli_plot_check(plot, &code))
 		goto cleanup;
 	code = EXIT_USAGE;
 	if (seeds && !wl.name) {
@@ -1066,8 +1040,8 @@ int cmd_sweep(int argc, char **argv)
 	aggs = g_new0(struct agg, sw.points ? sw.points : 1);
 	if (!finalize(&sw, header, aggs))
 		goto out;
-	summary(&sw, aggs, plot, !quiet);
-	code = EXIT_OK;
+	/* the result is complete; figures that could not be made still fail */
+	code = summary(&sw, aggs, plot, !quiet) ? EXIT_OK : EXIT_RUNTIME;
 	goto out;
 io:
 	cli_error("%s: %s", sw.journal, g_strerror(errno));

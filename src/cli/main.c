@@ -84,6 +84,67 @@ bool cli_governors_check(const char *spec)
 	return true;
 }
 
+bool cli_plot_check(const char *dir, int *code)
+{
+	if (!dir)
+		return true;
+	if (!*dir) {
+		cli_error("--plot: an empty directory name");
+		*code = EXIT_USAGE;
+		return false;
+	}
+	if (g_file_test(dir, G_FILE_TEST_EXISTS) && !g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+		cli_error("--plot %s: %s", dir, g_strerror(ENOTDIR));
+		*code = EXIT_RUNTIME;
+		return false;
+	}
+	return true;
+}
+
+bool cli_plot_dir(const char *dir)
+{
+	if (g_mkdir_with_parents(dir, 0777) != 0) {
+		cli_error("--plot %s: %s", dir, g_strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+bool cli_plot_file(const char *dir, const char *name, const char *text)
+{
+	g_autofree char *p = g_build_filename(dir, name, NULL);
+	GError *err = NULL;
+
+	if (!g_file_set_contents(p, text, -1, &err)) {
+		cli_error("--plot: %s", err->message);
+		g_error_free(err);
+		return false;
+	}
+	return true;
+}
+
+bool cli_plot_run(const char *dir, const char *script)
+{
+	g_autofree char *gnuplot = g_find_program_in_path("gnuplot");
+	const char *argv[] = { gnuplot, script, NULL };
+	GError *err = NULL;
+	gint st = 0;
+
+	if (!gnuplot) {
+		cli_error("--plot: gnuplot is not installed (apt-get install gnuplot-nox); "
+			  "the data and %s are in %s", script, dir);
+		return true;
+	}
+	if (!g_spawn_sync(dir, (char **)argv, NULL,
+			  G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+			  NULL, NULL, &st, &err) || !g_spawn_check_wait_status(st, &err)) {
+		cli_error("--plot: gnuplot failed: %s", err->message);
+		g_error_free(err);
+		return false;
+	}
+	return true;
+}
+
 bool cli_out_open(struct cli_out *o, const char *path)
 {
 	int fd;
