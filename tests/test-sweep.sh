@@ -101,6 +101,16 @@ expect 0 "gnuplot is not installed" -- env PATH="$T/nognuplot" $IDLESIM sweep -q
 [ -s "$T/plots2/points.dat" ] && [ -s "$T/plots2/plots.gp" ] && [ ! -e "$T/plots2/pareto.png" ] && ok ||
 	bad "--plot without gnuplot: the data and script should be there, no figure"
 
+# --- the final write fails (a file size limit): the journal is complete, so
+# --resume only writes the result; the error names it, no temporary file
+# stays (it did, without a message), and the journal is kept
+$S -j 1 -o "$T/fw.csv"
+mkdir "$T/fw" && cp "$T/fw.csv" "$T/fw/y.csv.partial"
+sh -c 'trap "" XFSZ; ulimit -f 4; exec "$@"' sh $S -j 1 -o "$T/fw/y.csv" --resume 2>"$T/err"
+rc=$?
+[ "$rc" = 1 ] && grep -q "y.csv: File too large" "$T/err" && [ "$(ls "$T/fw")" = y.csv.partial ] && ok ||
+	bad "a failed final write: exit $rc, $(cat "$T/err"), left: $(ls "$T/fw")"
+
 # --- resume after a kill
 "$IDLESIM" bench -n 200000 -g oracle -r 1 --save "$T/big.bin" >/dev/null
 BIG="$IDLESIM sweep -q -t $T/big.bin -g wteo --grid learning_rate=10:400:10 -f jsonl"

@@ -727,7 +727,12 @@ static bool finalize(struct sweep *sw, const char *header, struct agg *g)
 		cli_out_abort(&o);
 		return false;
 	}
-	if (fflush(o.f) != 0 || fsync(fileno(o.f)) != 0 || !cli_out_commit(&o))
+	if (fflush(o.f) != 0 || fsync(fileno(o.f)) != 0) {
+		cli_error("%s: %s", sw->out, g_strerror(errno));
+		cli_out_abort(&o);
+		return false;
+	}
+	if (!cli_out_commit(&o))
 		return false;
 	unlink(sw->journal);
 	return true;
