@@ -120,6 +120,20 @@ for c in "synth -w schbench --periods 40 -o $T/lim.trace" "convert $S -o $T/lim.
 	[ -z "$(ls "$T" | grep '^lim\.')" ] && ok || bad "a failed write left a file: $c"
 done
 
+# Output lost to a full device is an error, not exit 0 (states, governors,
+# replay --digest, sweep's summary did exit 0; run and rfc exited 1 silently).
+if [ -w /dev/full ]; then
+	for c in "states power9" "governors" "synth --list" "replay -g ladder -d $S" "run -t $S -g oracle" \
+		 "rfc --quick --seeds 2 --periods 2000" "sweep -t $S -g ladder --grid promotion_count=1,2 -o $T/full.csv"; do
+		"$IDLESIM" $c >/dev/full 2>"$T/err"
+		rc=$?
+		[ "$rc" = 1 ] && grep -q "standard output: No space left on device" "$T/err" && ok ||
+			bad "exit $rc writing to /dev/full, wanted 1 and a message: $c"
+	done
+else
+	bad "/dev/full is missing: the full-device cases did not run"
+fi
+
 # Bad-input cases through the CLI: each names file, line and field.
 hdr='idlesim-trace 1\nstates power9 7\nhz 100\ncpus 1\ndata\n'
 check_bad() {  # name body pattern...

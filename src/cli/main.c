@@ -172,6 +172,8 @@ bool cli_out_commit(struct cli_out *o)
 {
 	bool ok = fflush(o->f) == 0 && !ferror(o->f);
 
+	if (o->f == stdout && !ok)
+		cli_error("standard output: %s", errno ? g_strerror(errno) : "write error");
 	if (o->f != stdout) {
 		if (fclose(o->f) != 0)
 			ok = false;
@@ -225,7 +227,22 @@ static void usage(FILE *f)
 		   "Exit status: 0 ok, 1 runtime error (bad input), 2 usage error.\n");
 }
 
-int main(int argc, char **argv)
+/*
+ * As coreutils' close_stdout(): a report lost to a full disk or a failed
+ * pipe must not exit 0.  A command that failed already said why.
+ */
+static int close_stdout(int code)
+{
+	int e = fflush(stdout) != 0 ? errno : 0;
+
+	if ((e || ferror(stdout)) && code == EXIT_OK) {
+		cli_error("standard output: %s", e ? g_strerror(e) : "write error");
+		return EXIT_RUNTIME;
+	}
+	return code;
+}
+
+static int run_command(int argc, char **argv)
 {
 	if (argc < 2) {
 		usage(stderr);
@@ -246,4 +263,9 @@ int main(int argc, char **argv)
 	cli_error("unknown command '%s'", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	return close_stdout(run_command(argc, argv));
 }
