@@ -43,6 +43,7 @@ bool cli_out_open(struct cli_out *o, const char *path);
  */
 bool cli_out_check(const char *opt, const char *path, int *code);
 bool cli_out_commit(struct cli_out *o);
+void cli_out_abort(struct cli_out *o);
 /*
  * Checks a comma-separated --governor list before any work: at least one
  * name, each a governor, none twice.  Prints the error.
@@ -59,7 +60,6 @@ bool cli_plot_check(const char *dir, int *code);
 bool cli_plot_dir(const char *dir);
 bool cli_plot_file(const char *dir, const char *name, const char *text);
 bool cli_plot_run(const char *dir, const char *script);
-void cli_out_abort(struct cli_out *o);
 
 /* One governor's result for output. */
 struct gov_result {

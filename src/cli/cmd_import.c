@@ -130,10 +130,11 @@ int cmd_import(int argc, char **argv)
 	}
 	/* the report runs after the import: a bad list must not wait for it */
 	if (govs) {
-		g_auto(GStrv) names = g_strsplit(govs, ",", -1);
+		g_auto(GStrv) names = NULL;
 
 		if (!cli_governors_check(govs))
 			return EXIT_USAGE;
+		names = g_strsplit(govs, ",", -1);
 		if (g_strv_contains((const char *const *)names, "recorded")) {
 			cli_error("--governor: 'recorded' is always in the report");
 			return EXIT_USAGE;
