@@ -34,6 +34,10 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (!cli_out_check("--output", out, &code))
 		return code;
+	if (limit < -1) {  /* -1, the default: no limit */
+		cli_error("--limit must be >= 0, not %" G_GINT64_FORMAT, limit);
+		return EXIT_USAGE;
+	}
 	if (to && strcmp(to, "text") && strcmp(to, "binary")) {
 		cli_error("--to must be text or binary, not '%s'", to);
 		return EXIT_USAGE;
