@@ -153,6 +153,7 @@ printf 'idlesim-trace 1\nstates power9 9\nhz 100\ncpus 1\ndata\nend 0\n' > "$T/c
 expect 1 "header field 'states'" "9 states" -- "$IDLESIM" run -t "$T/c.trace" -g oracle
 
 # --- convert: lossless both ways on every bundled trace
+expect 2 "--seed must be >= 0" -- "$IDLESIM" replay -g ladder --seed -5 "$S"
 expect 2 "--limit must be >= 0, not -5" -- "$IDLESIM" convert "$S" -o "$T/lim5.trace" --limit -5
 for f in "$TRACES"/*.trace; do
 	b=$(basename "$f" .trace)

@@ -87,6 +87,10 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (!cli_out_check("--decisions", decisions, &code))
 		return code;
+	if (seed < -1) {  /* -1, the default: the trace's seed, else 1 */
+		cli_error("--seed must be >= 0");
+		return EXIT_USAGE;
+	}
 	if (mode && strcmp(mode, "model") && strcmp(mode, "exact")) {
 		cli_error("--mode must be model or exact, not '%s'", mode);
 		return EXIT_USAGE;

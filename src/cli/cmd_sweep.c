@@ -897,7 +897,8 @@ int cmd_sweep(int argc, char **argv)
 	if (mode && strcmp(mode, "exact") == 0)
 		smode = IS_SIM_EXACT;
 	if (random_n < 0 || random_seed < 0 || seed < -1 || max_points < 1 || jobs_j < 0) {
-		cli_error("--random, --random-seed, --seed, --max-points and -j must not be negative");
+		cli_error("--random, --random-seed, --seed and -j must not be negative, "
+			  "--max-points must be >= 1");
 		goto cleanup;
 	}
 	g = is_governor_find(gov);
