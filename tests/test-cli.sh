@@ -154,6 +154,15 @@ expect 1 "header field 'states'" "9 states" -- "$IDLESIM" run -t "$T/c.trace" -g
 
 # --- convert: lossless both ways on every bundled trace
 expect 2 "--seed must be >= 0" -- "$IDLESIM" replay -g ladder --seed -5 "$S"
+# Both forms read from a pipe (text used to be refused: its magic was read
+# eight bytes ahead and could not be given back).
+"$IDLESIM" run -t "$S" -g oracle,ladder -f csv > "$T/file.csv"
+cat "$S" | "$IDLESIM" run -t - -g oracle,ladder -f csv > "$T/pipe.csv" && cmp -s "$T/file.csv" "$T/pipe.csv" && ok ||
+	bad "a text trace on a pipe: not read, or read differently"
+"$IDLESIM" convert "$S" --to binary -o - | "$IDLESIM" run -t - -g oracle,ladder -f csv > "$T/pipe.csv" &&
+	cmp -s "$T/file.csv" "$T/pipe.csv" && ok || bad "a binary trace on a pipe: not read, or read differently"
+printf 'IDLESIMX' > "$T/im.trace"
+expect 1 "im.trace:1: header field 'version': not an idlesim trace" -- "$IDLESIM" run -t "$T/im.trace" -g oracle
 expect 2 "--limit must be >= 0, not -5" -- "$IDLESIM" convert "$S" -o "$T/lim5.trace" --limit -5
 for f in "$TRACES"/*.trace; do
 	b=$(basename "$f" .trace)

@@ -289,6 +289,7 @@ struct is_trace_reader *is_trace_open(const char *path, GError **error)
 	struct is_trace_reader *r = g_new0(struct is_trace_reader, 1);
 	char magic[8];
 	size_t n;
+	int c;
 
 	r->path = g_strdup(path);
 	is_trace_header_init(&r->h);
@@ -299,24 +300,28 @@ struct is_trace_reader *is_trace_open(const char *path, GError **error)
 		is_trace_close(r);
 		return NULL;
 	}
-	n = fread(magic, 1, sizeof(magic), r->f);
-	if (n == sizeof(magic) && memcmp(magic, IS_BIN_MAGIC, 8) == 0) {
+	/*
+	 * The forms differ in their first byte ('I' against 'i'): one byte of
+	 * look-ahead, which ungetc() can always give back, tells them apart
+	 * on a pipe too.
+	 */
+	c = getc(r->f);
+	if (c == IS_BIN_MAGIC[0]) {
+		magic[0] = (char)c;
+		n = 1 + fread(magic + 1, 1, sizeof(magic) - 1, r->f);
+		if (n != sizeof(magic) || memcmp(magic, IS_BIN_MAGIC, 8) != 0) {
+			g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
+				    "%s:1: header field 'version': not an idlesim trace "
+				    "(neither 'idlesim-trace VERSION' nor the binary magic)", path);
+			goto fail;
+		}
 		r->fmt = IS_FMT_BINARY;
 		if (!is_bin_open(r, error))
 			goto fail;
 	} else {
 		r->fmt = IS_FMT_TEXT;
-		/* Push the bytes back by re-reading from the start. */
-		if (r->f == stdin || fseek(r->f, 0, SEEK_SET) != 0) {
-			if (r->f == stdin) {
-				g_set_error(error, IS_ERROR, IS_ERROR_IO,
-					    "%s: text traces cannot be read from a pipe", path);
-				goto fail;
-			}
-			g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path,
-				    g_strerror(errno));
-			goto fail;
-		}
+		if (c != EOF)
+			ungetc(c, r->f);
 		if (!is_text_open(r, error))
 			goto fail;
 	}
