@@ -126,6 +126,17 @@ static const struct {
 	{ "[state0]\nname=a\nexit_latency_ns=0\ntarget_residency_ns=0\npower=lots\n",
 	  { ":5:", "'power'", "lots" } },
 	{ "[table]\nname=x\n", { "no [state0]", "", "" } },
+	/* groups and fields the loader does not read are errors, not dropped */
+	{ "[state0]\nname=a\nexit_latency_ns=0\ntarget_residency_ns=0\n"
+	  "[state2]\nname=b\nexit_latency_ns=1\ntarget_residency_ns=2\n",
+	  { ":5:", "[state2]", "numbered without gaps" } },
+	{ "[state0]\nname=a\nexit_latency_ns=0\ntarget_residency_ns=0\n"
+	  "[state01]\nname=b\nexit_latency_ns=1\ntarget_residency_ns=2\n",
+	  { ":5:", "[state01]", "unknown group" } },
+	{ "[state0]\nname=a\nexit_latency_ns=0\ntarget_residency_ns=0\npowr=0.1\n",
+	  { ":5:", "'powr'", "unknown field" } },
+	{ "[table]\nname=x\nsource=y\n[state0]\nname=a\nexit_latency_ns=0\ntarget_residency_ns=0\n",
+	  { ":3:", "'source'", "unknown field (name)" } },
 	{ "not a key file\n", { "idlesim-test", "", "" } },
 };
 

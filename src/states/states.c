@@ -322,6 +322,55 @@ static bool parse_flags(struct kf_ctx *c, const char *group, uint32_t *flags)
 	return true;
 }
 
+/*
+ * Every group and key must be one the loader reads: a [state3] after a
+ * missing [state2], or a misspelt "powr=", would otherwise be dropped
+ * without a word and the table silently be another one.
+ */
+static bool kf_check_names(struct kf_ctx *c, int count)
+{
+	static const char *const table_keys[] = { "name", NULL };
+	static const char *const state_keys[] = {
+		"name", "exit_latency_us", "exit_latency_ns", "target_residency_us",
+		"target_residency_ns", "flags", "power", "transition_energy", NULL
+	};
+	g_auto(GStrv) groups = g_key_file_get_groups(c->kf, NULL);
+
+	for (int g = 0; groups[g]; g++) {
+		const char *const *known = table_keys;
+		g_auto(GStrv) keys = NULL;
+		guint64 i;
+
+		if (strcmp(groups[g], "table") != 0) {
+			char canon[16];
+
+			/* exactly the names the loop above read ("state01" is not one) */
+			if (!g_str_has_prefix(groups[g], "state") ||
+			    !g_ascii_string_to_unsigned(groups[g] + 5, 10, 0, G_MAXINT, &i, NULL) ||
+			    i >= (guint64)count ||
+			    (snprintf(canon, sizeof(canon), "state%d", (int)i),
+			     strcmp(canon, groups[g]) != 0)) {
+				g_set_error(c->error, IS_ERROR, IS_ERROR_PARSE,
+					    "%s:%d: [%s]: unknown group: a table has [table] and "
+					    "[state0]..[state%d], numbered without gaps", c->path,
+					    keyfile_line(c->text, groups[g], NULL), groups[g], count - 1);
+				return false;
+			}
+			known = state_keys;
+		}
+		keys = g_key_file_get_keys(c->kf, groups[g], NULL, NULL);
+		for (int k = 0; keys && keys[k]; k++)
+			if (!g_strv_contains(known, keys[k])) {
+				kf_err(c, groups[g], keys[k], known == table_keys ?
+				       "unknown field (name)" :
+				       "unknown field (name, exit_latency_us|_ns, target_residency_us|_ns, "
+				       "flags, power, transition_energy)", NULL);
+				return false;
+			}
+	}
+	return true;
+}
+
 struct is_state_table *is_states_load_file(const char *path, GError **error)
 {
 	g_autofree char *text = NULL;
@@ -405,6 +454,8 @@ struct is_state_table *is_states_load_file(const char *path, GError **error)
 			    "%s: no [state0] group: not a state table", path);
 		return NULL;
 	}
+	if (!kf_check_names(&c, n))
+		return NULL;
 	derive_transition_energy(t);
 	if (!is_states_validate(t, path, error))
 		return NULL;
