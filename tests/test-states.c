@@ -209,6 +209,16 @@ static void test_sysfs(void **state)
 	assert_non_null(strstr(err->message, "'latency'"));
 	g_clear_error(&err);
 
+	/* a state past a gap is an error, not a shorter table */
+	put(dir, 2, "latency", "30\n");
+	put(dir, 4, "name", "stop4\n");
+	t = is_states_load_sysfs(dir, &dis, &err);
+	assert_null(t);
+	assert_int_equal(dis, 77);
+	assert_non_null(strstr(err->message, "state4: the states are not numbered without gaps"));
+	assert_non_null(strstr(err->message, "state3/ is missing"));
+	g_clear_error(&err);
+
 	t = is_states_open("no-such-table", NULL, &err);
 	assert_null(t);
 	assert_non_null(strstr(err->message, "no-such-table"));

@@ -573,6 +573,22 @@ struct is_state_table *is_states_load_sysfs(const char *dir, uint32_t *disabled,
 			    "%s: no state0/ directory: not a cpuidle sysfs dump", dir);
 		return NULL;
 	}
+	/* a stateN/ past a gap would be dropped without a word */
+	{
+		g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
+		const char *e;
+		guint64 i;
+
+		while (d && (e = g_dir_read_name(d)))
+			if (g_str_has_prefix(e, "state") &&
+			    g_ascii_string_to_unsigned(e + 5, 10, 0, G_MAXINT, &i, NULL) &&
+			    i >= (guint64)n) {
+				g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
+					    "%s/%s: the states are not numbered without gaps "
+					    "(state%d/ is missing)", dir, e, n);
+				return NULL;
+			}
+	}
 	t->count = n;
 	derive_transition_energy(t);
 	{
