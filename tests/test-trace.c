@@ -201,6 +201,8 @@ static const struct {
 	  { ":2:", "'states'", "1..10" } },
 	{ "unknown header key", "idlesim-trace 1\nstates power9 7\nhz 100\ncpus 1\nfoo 1\ndata\n",
 	  { ":5:", "unknown header key", "foo" } },
+	{ "header key twice", "idlesim-trace 1\nstates power9 7\nhz 100\ncpus 1\nhz 1000\ndata\n",
+	  { ":5:", "'hz'", "given twice" } },
 	{ "missing field", HDR "I 0 100 5000 3000 0 1000000\n", { ":6:", "'idle_ns'", "missing" } },
 	{ "non-numeric", HDR "I 0 100 5000 3000 0 1000000 4k timer\n",
 	  { ":6:", "'idle_ns'", "not an integer" } },

@@ -116,6 +116,12 @@ bool is_trace_parse_header_line(struct is_trace_header *h, const char *line,
 	int64_t n;
 
 #define KEY(k) (klen == strlen(k) && memcmp(line, k, klen) == 0)
+/* a second 'hz' would silently replace the first */
+#define ONCE(bit, k) do { \
+		if (*seen & (bit)) \
+			return hdr_err(error, path, lineno, k, "given twice", NULL, 0); \
+		*seen |= (bit); \
+	} while (0)
 	if (len && line[0] == '#') {
 		g_autofree char *c = g_strndup(line, len);
 
@@ -128,6 +134,7 @@ bool is_trace_parse_header_line(struct is_trace_header *h, const char *line,
 		const char *sp2 = memchr(v, ' ', vlen);
 		size_t nlen = sp2 ? (size_t)(sp2 - v) : vlen;
 
+		ONCE(SEEN_STATES, "states");
 		if (!sp2 || nlen == 0 || nlen >= sizeof(h->states))
 			return hdr_err(error, path, lineno, "states",
 				       "expected 'states NAME COUNT'", v, vlen);
@@ -137,37 +144,37 @@ bool is_trace_parse_header_line(struct is_trace_header *h, const char *line,
 		memcpy(h->states, v, nlen);
 		h->states[nlen] = 0;
 		h->state_count = (int)n;
-		*seen |= SEEN_STATES;
 	} else if (KEY("hz")) {
+		ONCE(SEEN_HZ, "hz");
 		if (!is_parse_i64(v, vlen, &n) || n < 1 || n > 100000)
 			return hdr_err(error, path, lineno, "hz", "must be 1..100000", v, vlen);
 		h->hz = (int)n;
-		*seen |= SEEN_HZ;
 	} else if (KEY("cpus")) {
+		ONCE(SEEN_CPUS, "cpus");
 		if (!is_parse_i64(v, vlen, &n) || n < 1 || n > IS_TRACE_MAX_CPUS)
 			return hdr_err(error, path, lineno, "cpus", "must be 1..4096", v, vlen);
 		h->cpus = (int)n;
-		*seen |= SEEN_CPUS;
 	} else if (KEY("seed")) {
 		guint64 u;
 		g_autofree char *s = g_strndup(v, vlen);
 
+		ONCE(SEEN_SEED, "seed");
 		if (!g_ascii_string_to_unsigned(s, 10, 0, G_MAXUINT64, &u, NULL))
 			return hdr_err(error, path, lineno, "seed",
 				       "not an unsigned integer", v, vlen);
 		h->seed = u;
 		h->has_seed = true;
-		*seen |= SEEN_SEED;
 	} else if (KEY("source")) {
+		ONCE(SEEN_SOURCE, "source");
 		if (vlen >= sizeof(h->source))
 			return hdr_err(error, path, lineno, "source",
 				       "longer than 255 characters", NULL, 0);
 		memcpy(h->source, v, vlen);
 		h->source[vlen] = 0;
-		*seen |= SEEN_SOURCE;
 	} else {
 		return hdr_err(error, path, lineno, "?", "unknown header key", line, klen);
 	}
+#undef ONCE
 #undef KEY
 	return true;
 }
