@@ -189,6 +189,7 @@ expect 2 "given twice" -- "$IDLESIM" sweep --workload schbench --periods 100 --s
 expect 2 "--seeds is for --workload" -- "$IDLESIM" sweep -t "$B" --seeds 1:2 -g wteo -o "$T/x.csv"
 # Empty lists (g_strsplit("") is an empty vector): no seeds crashed, no
 # terms gave an objective of 0 everywhere.
+expect 2 "'learning_rate' has a --grid axis too" -- "$IDLESIM" sweep -t "$B" -g wteo --grid learning_rate=20,40 -p learning_rate=30 -o "$T/x.csv"
 expect 2 "--max-points must be >= 1" -- "$IDLESIM" sweep -t "$B" -g wteo --max-points 0 -o "$T/x.csv"
 expect 2 "--seeds: no seeds" -- "$IDLESIM" sweep --workload schbench --periods 100 --seeds "" -g wteo -o "$T/x.csv"
 expect 2 "--objective: no terms" -- "$IDLESIM" sweep -t "$B" -g wteo --objective "" -o "$T/x.csv"

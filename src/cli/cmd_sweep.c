@@ -920,6 +920,18 @@ int cmd_sweep(int argc, char **argv)
 	for (int i = 0; grids && grids[i]; i++)
 		if (!is_sweep_space_add_axis(&sw.space, grids[i], &err))
 			goto usage;
+	/* an axis overrides a fixed value at every point: both is a mistake */
+	for (int i = 0; params && params[i]; i++) {
+		g_autofree char *key = g_strndup(params[i], strcspn(params[i], "="));
+		int pi = is_params_index(g, key);
+
+		for (int a = 0; a < sw.space.naxes; a++)
+			if (sw.space.axes[a].param == pi) {
+				cli_error("--param %s: '%s' has a --grid axis too; give one or the other",
+					  params[i], key);
+				goto out;
+			}
+	}
 	if (random_n && !sw.space.naxes) {
 		cli_error("--random needs at least one --grid axis to sample from");
 		goto out;
