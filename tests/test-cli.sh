@@ -82,6 +82,13 @@ expect 2 "needs --trace" -- "$IDLESIM" run -g oracle
 expect 2 "--format" -- "$IDLESIM" run -t "$S" -g oracle -f xml
 expect 1 "no-such.trace" -- "$IDLESIM" run -t "$T/no-such.trace" -g oracle
 expect 1 "'states'" "9" -- "$IDLESIM" run -t "$S" -g oracle --states power9-full
+# a header naming a table that is not here: the trace, the field, the way out
+printf 'idlesim-trace 1\nstates mybox 4\nhz 100\ncpus 1\ndata\nI 0 1 2 3 0 4 5 timer\nend 1\n' > "$T/mybox.trace"
+expect 1 "mybox.trace: header field 'states': mybox: not a built-in state table" "key file or sysfs dump" -- \
+	"$IDLESIM" run -t "$T/mybox.trace" -g oracle
+expect 1 "mybox.trace: header field 'states': mybox: not a built-in state table" -- \
+	"$IDLESIM" replay -g oracle -d "$T/mybox.trace"
+expect 0 "table mt8196-little" -- "$IDLESIM" run -t "$T/mybox.trace" -g oracle -s "$TRACES/mt8196-little.states"
 expect 1 "record 1: field 'k' is required for exact replay" -- "$IDLESIM" run -t "$S" -g ladder --mode exact
 expect 0 "mode exact" -- "$IDLESIM" run -t "$TRACES/recorded.trace" -g ladder --mode exact
 expect 0 "table sysfs:sysfs-power9" -- "$IDLESIM" run -t "$S" -g ladder --states "$TESTDATA/sysfs-power9"

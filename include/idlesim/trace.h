@@ -141,6 +141,14 @@ int is_trace_next_batch(struct is_trace_reader *r, struct is_record *recs, int m
 			GError **error);
 /* Records read so far. */
 uint64_t is_trace_reader_count(const struct is_trace_reader *r);
+/*
+ * The state table to replay trace @path (header @h) on: @spec (as
+ * is_states_open()) or, when NULL, the table the header names; its state
+ * count must be the header's.  Errors name the trace and the header field.
+ */
+struct is_state_table *is_trace_states_open(const char *path, const struct is_trace_header *h,
+					    const char *spec, uint32_t *disabled,
+					    GError **error);
 void is_trace_close(struct is_trace_reader *r);
 
 /*

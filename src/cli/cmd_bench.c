@@ -339,7 +339,7 @@ int cmd_bench(int argc, char **argv)
 			if (!r)
 				goto fail;
 			h = is_trace_reader_header(r);
-			table = is_states_open(h->states, &cfg.disabled, &err);
+			table = is_trace_states_open(trace, h, NULL, &cfg.disabled, &err);
 			if (!table) {
 				is_trace_close(r);
 				goto fail;

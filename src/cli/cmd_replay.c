@@ -111,15 +111,9 @@ int cmd_replay(int argc, char **argv)
 	if (!r)
 		goto fail;
 	h = is_trace_reader_header(r);
-	table = is_states_open(states ? states : h->states, &cfg.disabled, &err);
+	table = is_trace_states_open(argv[1], h, states, &cfg.disabled, &err);
 	if (!table)
 		goto fail;
-	if (table->count != h->state_count) {
-		g_set_error(&err, IS_ERROR, IS_ERROR_INVALID,
-			    "%s: header field 'states': the trace has %d states but table %s has %d",
-			    argv[1], h->state_count, table->name, table->count);
-		goto fail;
-	}
 	cfg.states = table;
 	cfg.cpus = h->cpus;
 	cfg.hz = h->hz;

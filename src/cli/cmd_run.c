@@ -151,14 +151,9 @@ int cmd_run(int argc, char **argv)
 		if (!r)
 			goto fail;
 		h = is_trace_reader_header(r);
-		table = is_states_open(states ? states : h->states, &disabled, &err);
+		table = is_trace_states_open(trace, h, states, &disabled, &err);
 		if (!table)
 			goto fail;
-	}
-	if (table->count != h->state_count) {
-		cli_error("%s: header field 'states': the trace has %d states but table %s has %d",
-			  trace, h->state_count, table->name, table->count);
-		goto out;
 	}
 	for (int i = 0; i < ngov; i++) {
 		struct is_sim_config cfg = {

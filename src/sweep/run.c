@@ -42,15 +42,9 @@ struct is_sweep_trace *is_sweep_trace_load(const char *path, const char *states,
 	g_strlcpy(t->sha256, sum, sizeof(t->sha256));
 	is_trace_header_init(&t->hdr);
 	is_trace_header_copy(&t->hdr, is_trace_reader_header(r));
-	t->table = is_states_open(states ? states : t->hdr.states, &t->disabled, error);
+	t->table = is_trace_states_open(path, &t->hdr, states, &t->disabled, error);
 	if (!t->table)
 		goto fail;
-	if (t->table->count != t->hdr.state_count) {
-		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-			    "%s: header field 'states': the trace has %d states but table %s has %d",
-			    path, t->hdr.state_count, t->table->name, t->table->count);
-		goto fail;
-	}
 	recs = g_array_new(FALSE, FALSE, sizeof(struct is_record));
 	while ((n = is_trace_next(r, &rec, error)) > 0)
 		g_array_append_val(recs, rec);

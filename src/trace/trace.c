@@ -338,6 +338,38 @@ fail:
 	return NULL;
 }
 
+struct is_state_table *is_trace_states_open(const char *path, const struct is_trace_header *h,
+					    const char *spec, uint32_t *disabled,
+					    GError **error)
+{
+	uint32_t dis = 0;
+	struct is_state_table *t = is_states_open(spec ? spec : h->states, &dis, error);
+
+	if (!t) {
+		/* the header's name may be a table of another machine */
+		if (!spec && error && *error) {
+			GError *e = *error;
+
+			*error = NULL;
+			g_set_error(error, e->domain, e->code,
+				    "%s: header field 'states': %s; a table of another machine "
+				    "can be given as a key file or sysfs dump", path, e->message);
+			g_error_free(e);
+		}
+		return NULL;
+	}
+	if (t->count != h->state_count) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "%s: header field 'states': the trace has %d states but table %s has %d",
+			    path, h->state_count, t->name, t->count);
+		is_states_free(t);
+		return NULL;
+	}
+	if (disabled)
+		*disabled = dis;
+	return t;
+}
+
 enum is_trace_format is_trace_reader_format(const struct is_trace_reader *r)
 {
 	return r->fmt;
