@@ -323,6 +323,22 @@ static bool parse_flags(struct kf_ctx *c, const char *group, uint32_t *flags)
 }
 
 /*
+ * @name's N when it is "stateN" as the loaders spell it ("state01" and
+ * "state+1" are not), else -1.
+ */
+static int state_index(const char *name)
+{
+	char canon[16];
+	guint64 i;
+
+	if (!g_str_has_prefix(name, "state") ||
+	    !g_ascii_string_to_unsigned(name + 5, 10, 0, G_MAXINT, &i, NULL))
+		return -1;
+	snprintf(canon, sizeof(canon), "state%d", (int)i);
+	return strcmp(canon, name) == 0 ? (int)i : -1;
+}
+
+/*
  * Every group and key must be one the loader reads: a [state3] after a
  * missing [state2], or a misspelt "powr=", would otherwise be dropped
  * without a word and the table silently be another one.
@@ -339,17 +355,11 @@ static bool kf_check_names(struct kf_ctx *c, int count)
 	for (int g = 0; groups[g]; g++) {
 		const char *const *known = table_keys;
 		g_auto(GStrv) keys = NULL;
-		guint64 i;
 
 		if (strcmp(groups[g], "table") != 0) {
-			char canon[16];
+			int i = state_index(groups[g]);
 
-			/* exactly the names the loop above read ("state01" is not one) */
-			if (!g_str_has_prefix(groups[g], "state") ||
-			    !g_ascii_string_to_unsigned(groups[g] + 5, 10, 0, G_MAXINT, &i, NULL) ||
-			    i >= (guint64)count ||
-			    (snprintf(canon, sizeof(canon), "state%d", (int)i),
-			     strcmp(canon, groups[g]) != 0)) {
+			if (i < 0 || i >= count) {
 				g_set_error(c->error, IS_ERROR, IS_ERROR_PARSE,
 					    "%s:%d: [%s]: unknown group: a table has [table] and "
 					    "[state0]..[state%d], numbered without gaps", c->path,
@@ -577,12 +587,9 @@ struct is_state_table *is_states_load_sysfs(const char *dir, uint32_t *disabled,
 	{
 		g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
 		const char *e;
-		guint64 i;
 
 		while (d && (e = g_dir_read_name(d)))
-			if (g_str_has_prefix(e, "state") &&
-			    g_ascii_string_to_unsigned(e + 5, 10, 0, G_MAXINT, &i, NULL) &&
-			    i >= (guint64)n) {
+			if (state_index(e) >= n) {
 				g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
 					    "%s/%s: the states are not numbered without gaps "
 					    "(state%d/ is missing)", dir, e, n);
