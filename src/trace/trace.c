@@ -8,9 +8,8 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "idlesim/states.h"
 #include "trace_internal.h"
@@ -411,10 +410,7 @@ void is_trace_close(struct is_trace_reader *r)
 	is_trace_header_clear(&r->h);
 	g_free(r->path);
 	g_free(r->lbuf);
-	if (r->mapped)
-		munmap(r->buf, r->blen);
-	else
-		g_free(r->buf);
+	g_free(r->buf);
 	g_free(r);
 }
 

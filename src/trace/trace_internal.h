@@ -28,8 +28,6 @@ struct is_trace_reader {
 	size_t refill;      /* is_bin_next() calls fill() once bpos reaches it */
 	uint64_t boff;      /* file offset of buf[0] */
 	bool eof;
-	bool mapped;        /* buf is the whole file, mmap()ed: blen bytes */
-	size_t dropped;     /* mapped: bytes before it already given back */
 };
 
 struct is_trace_writer {
