@@ -394,9 +394,9 @@ static struct is_record long_rec(uint32_t i)
 }
 
 /*
- * A file is read mapped (given back every few MiB), a pipe or stdin
- * through a 64 KiB buffer: a 10 MB trace gives the same records both
- * ways, and its truncation is an error both ways.
+ * A 10 MB trace, many times the reader's buffer, gives the same records
+ * from a file, from stdin and in batches, and its truncation is an error
+ * each way.
  */
 static void test_long_binary(void **state)
 {
@@ -422,7 +422,7 @@ static void test_long_binary(void **state)
 	assert_true(g_file_get_contents(b, &data, &len, NULL));
 	assert_true(len > (8u << 20));
 	cut = write_tmp(data, len - 1000);
-	/* 0: mapped, 1: stdin, 2: mapped in batches of up to 5 */
+	/* 0: a file, 1: stdin, 2: a file in batches of up to 5 */
 	for (int mode = 0; mode < 3; mode++) {
 		for (int truncated = 0; truncated < 2; truncated++) {
 			const char *path = truncated ? cut : b;
