@@ -16,16 +16,22 @@
 #include "idlesim/idlesim.h"
 #include "idlesim/synth.h"
 #include "../src/synth/expdraw.h"
+#include "../src/synth/mt19937.h"
 #include <gsl/gsl_randist.h>
 
 #define N_DRAWS 200000
 
-static gsl_rng *rng(unsigned long seed)
+static gsl_rng *rng_of(const gsl_rng_type *t, unsigned long seed)
 {
-	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng *r = gsl_rng_alloc(t);
 
 	gsl_rng_set(r, seed);
 	return r;
+}
+
+static gsl_rng *rng(unsigned long seed)
+{
+	return rng_of(gsl_rng_mt19937, seed);
 }
 
 /*
@@ -676,7 +682,8 @@ static void test_expdraw_every_uniform(void **state)
  * equal, and the streams still in step afterwards.  mu = 1e14 puts the
  * draws where an ulp is 1/64 to 1/2 ns, so without the guard band a draw
  * in the first few thousand differs; mu = 1e9 with max 5e9 crosses the
- * clamp.
+ * clamp.  Drawn from is_rng_mt19937 (the uniform read inline, as the
+ * workloads draw) and from GSL's own mt19937 (through GSL's call).
  */
 static void test_expdraw_equals_gsl(void **state)
 {
@@ -694,29 +701,125 @@ static void test_expdraw_equals_gsl(void **state)
 		{ 1e14, 5e9, 1 },
 		{ 0, 5e9, 1 },
 	};
+	const gsl_rng_type *types[] = { is_rng_mt19937, gsl_rng_mt19937 };
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		gsl_rng *a = rng(1000 + i), *b = rng(1000 + i);
+	for (size_t t = 0; t < 2; t++) {
+		for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+			gsl_rng *a = rng_of(types[t], 1000 + i), *b = rng(1000 + i);
 
-		for (int n = 0; n < 1000000; n++) {
-			double v = gsl_ran_exponential(b, cases[i].mu);
-			int64_t want, got;
+			for (int n = 0; n < 500000; n++) {
+				double v = gsl_ran_exponential(b, cases[i].mu);
+				int64_t want, got;
 
-			if (!(v >= 0))
-				v = 0;
-			if (v > cases[i].max)
-				v = cases[i].max;
-			want = (int64_t)(v * cases[i].k);
-			got = is_exp_trunc(a, cases[i].mu, cases[i].max, cases[i].k);
-			if (got != want)
-				fail_msg("case %zu draw %d: %" PRId64 " != GSL's %" PRId64,
-					 i, n, got, want);
+				if (!(v >= 0))
+					v = 0;
+				if (v > cases[i].max)
+					v = cases[i].max;
+				want = (int64_t)(v * cases[i].k);
+				got = is_exp_trunc(a, cases[i].mu, cases[i].max, cases[i].k);
+				if (got != want)
+					fail_msg("%s, case %zu draw %d: %" PRId64 " != GSL's %" PRId64,
+						 types[t]->name, i, n, got, want);
+			}
+			assert_true(gsl_rng_get(a) == gsl_rng_get(b));
+			gsl_rng_free(a);
+			gsl_rng_free(b);
 		}
-		assert_true(gsl_rng_get(a) == gsl_rng_get(b));
+	}
+}
+
+/*
+ * is_rng_mt19937 is GSL's mt19937 number for number: twin streams from
+ * seeds that take each branch of GSL's mt_set() (0 means 4357; only the
+ * low 32 bits count, so 2^32 seeds 0 itself, not 4357; the seeds the
+ * workloads make), one left at GSL's default seed, every draw the
+ * workloads use (words, uniforms, uniform_int, the inline uniform and
+ * lognormal, exponential, Pareto) in an order drawn from a third stream,
+ * over many 624-word refills.
+ */
+static void test_mt19937_equals_gsl(void **state)
+{
+	static const unsigned long seeds[] = {
+		0, 1, 42, 4357, 0xffffffffUL, 0x100000000UL, 0x100000005UL,
+		0x123456789abcdefUL, 42UL * 1000003u + 3, 7UL * 1000003u,
+	};
+	static const struct {
+		double zeta, sigma;
+	} ln[] = { { 0, 1 }, { 9.9, 1.5 }, { 13.8, 0.5 }, { -3, 4 } };
+
+	(void)state;
+	for (size_t i = 0; i <= sizeof(seeds) / sizeof(seeds[0]); i++) {
+		bool dflt = i == sizeof(seeds) / sizeof(seeds[0]);
+		gsl_rng *a = dflt ? gsl_rng_alloc(is_rng_mt19937) : rng_of(is_rng_mt19937, seeds[i]);
+		gsl_rng *b = dflt ? gsl_rng_alloc(gsl_rng_mt19937) : rng(seeds[i]);
+		gsl_rng *pick = rng(77 + i);
+
+		for (int n = 0; n < 300000; n++) {
+			unsigned k = (unsigned)gsl_rng_uniform_int(pick, 8);
+			double x = 0, y = 0;
+
+			switch (k) {
+			case 0:
+				x = (double)gsl_rng_get(a);
+				y = (double)gsl_rng_get(b);
+				break;
+			case 1:
+				x = gsl_rng_uniform(a);
+				y = gsl_rng_uniform(b);
+				break;
+			case 2:
+				x = (double)gsl_rng_uniform_int(a, 100000);
+				y = (double)gsl_rng_uniform_int(b, 100000);
+				break;
+			case 3:
+				x = is_rng_uniform(a);
+				y = gsl_rng_uniform(b);
+				break;
+			case 4:
+				x = is_rng_lognormal(a, ln[n % 4].zeta, ln[n % 4].sigma);
+				y = gsl_ran_lognormal(b, ln[n % 4].zeta, ln[n % 4].sigma);
+				break;
+			case 5:
+				x = gsl_ran_exponential(a, 1e6);
+				y = gsl_ran_exponential(b, 1e6);
+				break;
+			case 6:
+				x = gsl_ran_pareto(a, 1.5, 1e5);
+				y = gsl_ran_pareto(b, 1.5, 1e5);
+				break;
+			default:
+				x = gsl_rng_uniform_pos(a);
+				y = gsl_rng_uniform_pos(b);
+				break;
+			}
+			/* memcmp: equal bits, not only equal values */
+			if (memcmp(&x, &y, sizeof(x)) != 0)
+				fail_msg("seed %zu, draw %d (kind %u): %.17g != GSL's %.17g", i, n, k,
+					 x, y);
+		}
 		gsl_rng_free(a);
 		gsl_rng_free(b);
+		gsl_rng_free(pick);
 	}
+}
+
+/* Lognormal draws of any other generator still go through GSL's call. */
+static void test_lognormal_other_rng(void **state)
+{
+	gsl_rng *a = gsl_rng_alloc(gsl_rng_taus2), *b = gsl_rng_alloc(gsl_rng_taus2);
+
+	(void)state;
+	for (int n = 0; n < 10000; n++) {
+		double x = is_rng_lognormal(a, 5, 1), y = gsl_ran_lognormal(b, 5, 1);
+
+		assert_memory_equal(&x, &y, sizeof(x));
+		x = is_rng_uniform(a);
+		y = gsl_rng_uniform(b);
+		assert_memory_equal(&x, &y, sizeof(x));
+	}
+	gsl_rng_free(a);
+	gsl_rng_free(b);
 }
 
 int main(int argc, char **argv)
@@ -734,6 +837,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_workload_params),
 		cmocka_unit_test(test_expdraw_log_gap),
 		cmocka_unit_test(test_expdraw_equals_gsl),
+		cmocka_unit_test(test_mt19937_equals_gsl),
+		cmocka_unit_test(test_lognormal_other_rng),
 	};
 	const struct CMUnitTest slow[] = {
 		cmocka_unit_test(test_expdraw_every_uniform),

@@ -12,6 +12,7 @@
 
 #include "idlesim/synth.h"
 #include "expdraw.h"
+#include "mt19937.h"
 
 struct basic_cpu {
 	gsl_rng *rng;
@@ -51,7 +52,7 @@ static int64_t draw_exp(gsl_rng *r, double rate_hz)
 
 static int64_t draw_sleep(struct is_basic_gen *g, gsl_rng *r)
 {
-	double v = gsl_ran_lognormal(r, log(g->p.sleep_median_ns), g->p.sleep_sigma);
+	double v = is_rng_lognormal(r, log(g->p.sleep_median_ns), g->p.sleep_sigma);
 
 	return v > 5e9 ? (int64_t)5e9 : (int64_t)v + 1;
 }
@@ -66,7 +67,7 @@ struct is_basic_gen *is_basic_new(const struct is_basic_params *p)
 	for (int i = 0; i < p->cpus; i++) {
 		struct basic_cpu *c = &g->cpu[i];
 
-		c->rng = gsl_rng_alloc(gsl_rng_mt19937);
+		c->rng = gsl_rng_alloc(is_rng_mt19937);
 		gsl_rng_set(c->rng, (unsigned long)(p->seed * 1000003u + (uint64_t)i));
 		c->t = (int64_t)gsl_rng_uniform_int(c->rng, 100000);
 		c->timer = c->t + draw_sleep(g, c->rng);
@@ -118,7 +119,7 @@ int is_basic_next(struct is_basic_gen *g, struct is_record *rec)
 		c->timer = wake + busy + draw_sleep(g, c->rng);
 	} else if (rec->cause == IS_CAUSE_IRQ) {
 		c->irq = wake + draw_exp(c->rng, g->p.irq_rate_hz);
-		if (gsl_rng_uniform(c->rng) < g->p.nowork_share) {
+		if (is_rng_uniform(c->rng) < g->p.nowork_share) {
 			rec->flags |= IS_F_NOWORK;
 			busy = 2000;
 		}

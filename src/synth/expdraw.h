@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * GSL's exponential draw truncated to nanoseconds, computed faster with
- * the same uniform and the same result.
+ * the same uniform and the same result.  (The uniform is read inline
+ * from an is_rng_mt19937 generator, through GSL's call from any other.)
  *
  * GSL 2.x's gsl_ran_exponential(r, mu) is -mu * log1p(-u) with
  * u = gsl_rng_uniform(r) (randist/exponential.c), and glibc's log1p() is
@@ -25,6 +26,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "mt19937.h"
+
 /* Guard band: 512 times the largest relative gap the argument allows. */
 #define IS_EXPDRAW_BAND 0x1p-40
 
@@ -37,7 +40,7 @@
  */
 static inline int64_t is_exp_trunc(gsl_rng *r, double mu, double max, double k)
 {
-	double u = gsl_rng_uniform(r);
+	double u = is_rng_uniform(r);
 	double a = 1.0 - u;
 	double v = -mu * log(a), y = v * k;
 

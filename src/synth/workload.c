@@ -56,6 +56,7 @@
 
 #include "idlesim/synth.h"
 #include "expdraw.h"
+#include "mt19937.h"
 
 #define NEVER INT64_MAX
 #define MAX_DRAW_NS 5e9  /* no single drawn duration above 5 s */
@@ -94,13 +95,13 @@ double is_dist_draw(const struct is_dist *d, gsl_rng *r)
 		v = gsl_ran_exponential(r, d->a);
 		break;
 	case IS_DIST_LOGNORMAL:
-		v = gsl_ran_lognormal(r, log(d->a), d->b);
+		v = is_rng_lognormal(r, log(d->a), d->b);
 		break;
 	case IS_DIST_PARETO:
 		v = gsl_ran_pareto(r, d->b, d->a);
 		break;
 	case IS_DIST_UNIFORM:
-		v = d->a + gsl_rng_uniform(r) * (d->b - d->a);
+		v = d->a + is_rng_uniform(r) * (d->b - d->a);
 		break;
 	default:
 		return MAX_DRAW_NS;
@@ -130,7 +131,7 @@ static int64_t draw_ns(const struct is_dist *d, gsl_rng *r, double k)
 
 static int64_t next_periodic(struct syn_cpu *c, int64_t prev)
 {
-	double j = c->b.jitter_ns > 0 ? (gsl_rng_uniform(c->rng) * 2 - 1) * c->b.jitter_ns : 0;
+	double j = c->b.jitter_ns > 0 ? (is_rng_uniform(c->rng) * 2 - 1) * c->b.jitter_ns : 0;
 	int64_t p = (int64_t)(c->b.period_ns * scale(c, prev) + j);
 
 	return prev + (p > 1000 ? p : 1000);
@@ -197,7 +198,7 @@ struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error)
 		cfg->w->build(&cfg->params, i, &c->b);
 		if (c->b.from_waker)
 			c->b.ipi_gap.kind = IS_DIST_NONE;  /* only the waker's */
-		c->rng = gsl_rng_alloc(gsl_rng_mt19937);
+		c->rng = gsl_rng_alloc(is_rng_mt19937);
 		gsl_rng_set(c->rng, (unsigned long)(cfg->seed * 1000003u + (uint64_t)i));
 		c->start = (int64_t)gsl_rng_uniform_int(c->rng, 100000);
 		c->irq_on = true;  /* "on" first; always, without sojourns */
@@ -370,7 +371,7 @@ int is_synth_next(struct is_synth *g, struct is_record *rec)
 	} else if (wake == c->irq) {
 		c->last_src = IS_SRC_MODULATED;
 		c->irq = next_irq(c, wake);
-		if (gsl_rng_uniform(c->rng) < c->b.nowork_share) {
+		if (is_rng_uniform(c->rng) < c->b.nowork_share) {
 			rec->flags |= IS_F_NOWORK;
 			c->busy = 2000;
 		}
