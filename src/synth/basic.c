@@ -23,6 +23,7 @@ struct basic_cpu {
 
 struct is_basic_gen {
 	struct is_basic_params p;
+	double sleep_zeta;  /* log(p.sleep_median_ns), once */
 	int64_t tick_nsec;
 	struct basic_cpu *cpu;
 };
@@ -52,7 +53,7 @@ static int64_t draw_exp(gsl_rng *r, double rate_hz)
 
 static int64_t draw_sleep(struct is_basic_gen *g, gsl_rng *r)
 {
-	double v = is_rng_lognormal(r, log(g->p.sleep_median_ns), g->p.sleep_sigma);
+	double v = is_rng_lognormal(r, g->sleep_zeta, g->p.sleep_sigma);
 
 	return v > 5e9 ? (int64_t)5e9 : (int64_t)v + 1;
 }
@@ -62,6 +63,7 @@ struct is_basic_gen *is_basic_new(const struct is_basic_params *p)
 	struct is_basic_gen *g = g_new0(struct is_basic_gen, 1);
 
 	g->p = *p;
+	g->sleep_zeta = log(p->sleep_median_ns);
 	g->tick_nsec = is_tick_nsec(p->hz);
 	g->cpu = g_new0(struct basic_cpu, p->cpus);
 	for (int i = 0; i < p->cpus; i++) {

@@ -71,6 +71,8 @@ struct syn_cpu {
 	/* the last record's outcome, finished when the next one is asked for */
 	int64_t wake, resume, busy;
 	enum is_synth_src last_src; /* what ended the last idle period */
+	/* log() of the three distributions' a: a lognormal's zeta, once */
+	double zeta_sleep, zeta_ipi, zeta_busy;
 };
 
 struct is_synth {
@@ -83,7 +85,8 @@ struct is_synth {
 	int nworkers;           /* CPUs with from_waker */
 };
 
-double is_dist_draw(const struct is_dist *d, gsl_rng *r)
+/* @zeta: log(d->a) when d is lognormal (the same double each draw). */
+static double dist_draw(const struct is_dist *d, double zeta, gsl_rng *r)
 {
 	double v;
 
@@ -95,7 +98,7 @@ double is_dist_draw(const struct is_dist *d, gsl_rng *r)
 		v = gsl_ran_exponential(r, d->a);
 		break;
 	case IS_DIST_LOGNORMAL:
-		v = is_rng_lognormal(r, log(d->a), d->b);
+		v = is_rng_lognormal(r, zeta, d->b);
 		break;
 	case IS_DIST_PARETO:
 		v = gsl_ran_pareto(r, d->b, d->a);
@@ -122,11 +125,16 @@ static double scale(const struct syn_cpu *c, int64_t t)
 	return b->phase_scale_pct / 100.0;
 }
 
-static int64_t draw_ns(const struct is_dist *d, gsl_rng *r, double k)
+double is_dist_draw(const struct is_dist *d, gsl_rng *r)
+{
+	return dist_draw(d, d->kind == IS_DIST_LOGNORMAL ? log(d->a) : 0, r);
+}
+
+static int64_t draw_ns(const struct is_dist *d, double zeta, gsl_rng *r, double k)
 {
 	if (d->kind == IS_DIST_EXP)
 		return is_exp_trunc(r, d->a, MAX_DRAW_NS, k) + 1;
-	return (int64_t)(is_dist_draw(d, r) * k) + 1;
+	return (int64_t)(dist_draw(d, zeta, r) * k) + 1;
 }
 
 static int64_t next_periodic(struct syn_cpu *c, int64_t prev)
@@ -163,14 +171,14 @@ static int64_t next_ipi(struct syn_cpu *c, int64_t t)
 {
 	if (c->b.ipi_gap.kind == IS_DIST_NONE)
 		return NEVER;
-	return t + draw_ns(&c->b.ipi_gap, c->rng, scale(c, t));
+	return t + draw_ns(&c->b.ipi_gap, c->zeta_ipi, c->rng, scale(c, t));
 }
 
 static int64_t arm_oneshot(struct syn_cpu *c, int64_t t)
 {
 	if (c->b.sleep.kind == IS_DIST_NONE)
 		return NEVER;
-	return t + draw_ns(&c->b.sleep, c->rng, scale(c, t));
+	return t + draw_ns(&c->b.sleep, c->zeta_sleep, c->rng, scale(c, t));
 }
 
 struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error)
@@ -198,6 +206,9 @@ struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error)
 		cfg->w->build(&cfg->params, i, &c->b);
 		if (c->b.from_waker)
 			c->b.ipi_gap.kind = IS_DIST_NONE;  /* only the waker's */
+		c->zeta_sleep = log(c->b.sleep.a);
+		c->zeta_ipi = log(c->b.ipi_gap.a);
+		c->zeta_busy = log(c->b.busy.a);
 		c->rng = gsl_rng_alloc(is_rng_mt19937);
 		gsl_rng_set(c->rng, (unsigned long)(cfg->seed * 1000003u + (uint64_t)i));
 		c->start = (int64_t)gsl_rng_uniform_int(c->rng, 100000);
@@ -357,7 +368,7 @@ int is_synth_next(struct is_synth *g, struct is_record *rec)
 	rec->tick_ns = (c->start / g->tick_nsec + 1) * g->tick_nsec - c->start;
 	rec->lat_ns = g->cfg.latency_req_ns;
 	rec->idle_ns = wake - c->start;
-	c->busy = draw_ns(&c->b.busy, c->rng, 1.0);
+	c->busy = draw_ns(&c->b.busy, c->zeta_busy, c->rng, 1.0);
 	if (wake == c->periodic) {
 		c->last_src = IS_SRC_PERIODIC;
 		c->periodic = next_periodic(c, wake);
