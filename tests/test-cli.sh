@@ -258,6 +258,13 @@ expect 2 "out of range 1..4096" -- "$IDLESIM" synth -w schbench --wparam threads
 expect 2 "out of range 1..4096" -- "$IDLESIM" synth -w schbench --param threads=0 --periods 10 -o "$T/x.trace"
 "$IDLESIM" synth -w schbench --param threads=8 --cpus 3 --wseed 5 --periods 3000 -o "$T/s4.trace" 2>/dev/null
 cmp -s "$T/s1.trace" "$T/s4.trace" && ok || bad "synth --param and --wparam differ"
+# --seed (the synthetic issue's name) is --wseed; both at once, or a negative one, is refused
+"$IDLESIM" synth -w schbench --param threads=8 --cpus 3 --seed 5 --periods 3000 -o "$T/s5.trace" 2>/dev/null
+cmp -s "$T/s1.trace" "$T/s5.trace" && ok || bad "synth --seed and --wseed differ"
+expect 2 "--seed and --wseed are the same option" -- "$IDLESIM" synth -w idle --seed 5 --wseed 5 --periods 10 -o "$T/x.trace"
+expect 2 "seed (--wseed) must be >= 0, not -3" -- "$IDLESIM" synth -w idle --seed -3 --periods 10 -o "$T/x.trace"
+expect 2 "seed (--wseed) must be >= 0, not -1" -- "$IDLESIM" run -w idle --wseed -1 --periods 10 -g oracle
+[ ! -e "$T/x.trace" ] && ok || bad "synth: a refused command left a file"
 expect 2 "exactly one of --periods" -- "$IDLESIM" synth -w idle --periods 10 --duration 1s -o "$T/x.trace"
 expect 2 "exactly one of --periods" -- "$IDLESIM" synth -w idle -o "$T/x.trace"
 expect 2 "--duration 5parsecs" -- "$IDLESIM" synth -w idle --duration 5parsecs -o "$T/x.trace"

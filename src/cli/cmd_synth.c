@@ -73,8 +73,13 @@ bool cli_workload_config(struct cli_workload *w, struct is_synth_config *cfg, in
 		cli_error("--cpus must be 1..%d", IS_TRACE_MAX_CPUS);
 		return false;
 	}
-	if (w->hz < 1 || w->hz > 10000 || w->seed < 0) {
-		cli_error("--hz must be 1..10000 and --wseed >= 0");
+	if (w->hz < 1 || w->hz > 10000) {
+		cli_error("--hz must be 1..10000");
+		return false;
+	}
+	if (w->seed < 0) {
+		cli_error("the scenario's seed (--wseed) must be >= 0, not %" G_GINT64_FORMAT,
+			  (gint64)w->seed);
 		return false;
 	}
 	if ((w->periods > 0) == (w->duration != NULL) || w->periods < 0) {
@@ -143,11 +148,13 @@ int cmd_synth(int argc, char **argv)
 {
 	g_autofree char *out = NULL, *states = NULL, *to = NULL;
 	gboolean list = FALSE;
+	gint64 seed = INT64_MIN;
 	struct cli_workload w = { 0 };
 	g_auto(GStrv) params = NULL;
 	GOptionEntry entries[] = {
 		{ "list", 'l', 0, G_OPTION_ARG_NONE, &list, "list the scenarios and their params", NULL },
 		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &params, "a scenario param: key=value (as --wparam)", "KV" },
+		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "seed of the scenario's streams (as --wseed)", "S" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "the trace to write (complete or not at all)", "FILE" },
 		{ "states", 's', 0, G_OPTION_ARG_STRING, &states, "state table named in the header (default power9)", "NAME|FILE|DIR" },
 		{ "to", 0, 0, G_OPTION_ARG_STRING, &to, "text or binary (default: by the file name, .trace = text)", "FMT" },
@@ -170,6 +177,7 @@ int cmd_synth(int argc, char **argv)
 	is_trace_header_init(&h);
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_add_group(ctx, cli_workload_options(&w));
+	w.seed = INT64_MIN;     /* to tell whether --wseed was given */
 	g_option_context_set_description(ctx,
 		"The file is an open-loop rendering: work starts at each wakeup.  `idlesim run\n"
 		"--workload NAME` runs the same scenario closed-loop (exit latency and tick\n"
@@ -190,6 +198,13 @@ int cmd_synth(int argc, char **argv)
 		cli_error("synth needs --workload NAME and -o FILE (or --list)");
 		goto out;
 	}
+	/* --seed, as the synthetic issue names it; --wseed, as run and sweep do */
+	if (seed != INT64_MIN && w.seed != INT64_MIN) {
+		cli_error("--seed and --wseed are the same option: give one");
+		goto out;
+	}
+	if (w.seed == INT64_MIN)
+		w.seed = seed != INT64_MIN ? seed : 1;
 	if (!cli_out_check("--output", out, &code))
 		goto out;
 	code = EXIT_USAGE;
