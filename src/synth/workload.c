@@ -71,7 +71,7 @@ struct syn_cpu {
 	/* the last record's outcome, finished when the next one is asked for */
 	int64_t wake, resume, busy;
 	enum is_synth_src last_src; /* what ended the last idle period */
-	/* log() of the three distributions' a: a lognormal's zeta, once */
+	/* dist_zeta() of the three distributions, once */
 	double zeta_sleep, zeta_ipi, zeta_busy;
 };
 
@@ -85,7 +85,13 @@ struct is_synth {
 	int nworkers;           /* CPUs with from_waker */
 };
 
-/* @zeta: log(d->a) when d is lognormal (the same double each draw). */
+/* A lognormal's zeta, log(median): computed once, the same double. */
+static double dist_zeta(const struct is_dist *d)
+{
+	return d->kind == IS_DIST_LOGNORMAL ? log(d->a) : 0;
+}
+
+/* @zeta: dist_zeta(d). */
 static double dist_draw(const struct is_dist *d, double zeta, gsl_rng *r)
 {
 	double v;
@@ -127,7 +133,7 @@ static double scale(const struct syn_cpu *c, int64_t t)
 
 double is_dist_draw(const struct is_dist *d, gsl_rng *r)
 {
-	return dist_draw(d, d->kind == IS_DIST_LOGNORMAL ? log(d->a) : 0, r);
+	return dist_draw(d, dist_zeta(d), r);
 }
 
 static int64_t draw_ns(const struct is_dist *d, double zeta, gsl_rng *r, double k)
@@ -206,9 +212,9 @@ struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error)
 		cfg->w->build(&cfg->params, i, &c->b);
 		if (c->b.from_waker)
 			c->b.ipi_gap.kind = IS_DIST_NONE;  /* only the waker's */
-		c->zeta_sleep = log(c->b.sleep.a);
-		c->zeta_ipi = log(c->b.ipi_gap.a);
-		c->zeta_busy = log(c->b.busy.a);
+		c->zeta_sleep = dist_zeta(&c->b.sleep);
+		c->zeta_ipi = dist_zeta(&c->b.ipi_gap);
+		c->zeta_busy = dist_zeta(&c->b.busy);
 		c->rng = gsl_rng_alloc(is_rng_mt19937);
 		gsl_rng_set(c->rng, (unsigned long)(cfg->seed * 1000003u + (uint64_t)i));
 		c->start = (int64_t)gsl_rng_uniform_int(c->rng, 100000);
