@@ -12,6 +12,7 @@
 
 #include "idlesim/trace.h"
 #include "idlesim/states.h"
+#include "../src/trace/trace_internal.h"
 
 static char *tmpname(const char *suffix)
 {
@@ -462,6 +463,110 @@ static void test_long_binary(void **state)
 	g_unlink(b);
 }
 
+/* A stream of @data whose reads fail with EIO from byte @limit on. */
+struct failing {
+	const char *data;
+	size_t len, pos, limit;
+};
+
+static ssize_t failing_read(void *cookie, char *buf, size_t size)
+{
+	struct failing *f = cookie;
+	size_t end = f->limit < f->len ? f->limit : f->len;
+	size_t n = end - f->pos < size ? end - f->pos : size;
+
+	if (n == 0 && f->pos < f->len) {
+		errno = EIO;
+		return -1;
+	}
+	memcpy(buf, f->data + f->pos, n);
+	f->pos += n;
+	return (ssize_t)n;
+}
+
+static int failing_close(void *cookie)
+{
+	(void)cookie;
+	return 0;
+}
+
+/*
+ * A read error is named as one, by file and place, in either format and
+ * wherever it strikes (magic, header, a record's middle, a line's middle,
+ * the end record, after many buffers), and never passes for a truncated
+ * or bad trace; the records before it come through intact.
+ */
+static void test_read_error(void **state)
+{
+	static const cookie_io_functions_t io = { .read = failing_read, .close = failing_close };
+	g_autofree char *t = tmpname(".trace"), *b = tmpname(".istb");
+	struct is_trace_header h;
+	GError *err = NULL;
+
+	(void)state;
+	header(&h);
+	for (int fmt = 0; fmt < 2; fmt++) {
+		const char *path = fmt ? b : t;
+		struct is_trace_writer *w = is_trace_writer_open(path, fmt ? IS_FMT_BINARY :
+								  IS_FMT_TEXT, &h, &err);
+		g_autofree char *data = NULL;
+		gsize len;
+
+		assert_non_null(w);
+		for (uint32_t i = 0; i < 40000; i++) {
+			struct is_record rec = long_rec(i);
+
+			assert_true(is_trace_write(w, &rec, &err));
+		}
+		assert_true(is_trace_writer_commit(w, &err));
+		assert_true(g_file_get_contents(path, &data, &len, NULL));
+		assert_true(len > (1u << 20));  /* several of the reader's buffers */
+		{
+			const size_t cuts[] = { 0, 3, 8, 20, 200, len / 3, len / 3 + 1,
+						len / 2 + 7, len - 1000, len - 1, len };
+
+			for (size_t k = 0; k < G_N_ELEMENTS(cuts); k++) {
+				struct failing fc = { .data = data, .len = len, .limit = cuts[k] };
+				FILE *f = fopencookie(&fc, "r", io);
+				struct is_trace_reader *r;
+				struct is_record rec;
+				uint32_t i = 0;
+				int ret = 0;
+
+				assert_non_null(f);
+				r = is_trace_open_stream(f, "cut.trace", &err);
+				if (r) {
+					while ((ret = is_trace_next(r, &rec, &err)) > 0) {
+						struct is_record want = long_rec(i++);
+
+						assert_rec_equal(&rec, &want);
+					}
+					is_trace_close(r);
+				}
+				if (cuts[k] == len) {
+					assert_int_equal(ret, 0);
+					assert_null(err);
+					assert_int_equal(i, 40000);
+					continue;
+				}
+				if (!err)
+					fail_msg("format %d, cut at %zu: no error", fmt, cuts[k]);
+				if (err->domain != IS_ERROR || err->code != IS_ERROR_IO ||
+				    !strstr(err->message, "cut.trace") ||
+				    !strstr(err->message, g_strerror(EIO)))
+					fail_msg("format %d, cut at %zu: '%s'", fmt, cuts[k],
+						 err->message);
+				assert_true(r == NULL || ret == -1);
+				/* len - 1: in the end record or last line, the records all read */
+				assert_true(i < 40000 || cuts[k] == len - 1);
+				g_clear_error(&err);
+			}
+		}
+		g_unlink(path);
+	}
+	is_trace_header_clear(&h);
+}
+
 static void test_cause_names(void **state)
 {
 	(void)state;
@@ -482,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_bad_text),
 		cmocka_unit_test(test_bad_binary),
 		cmocka_unit_test(test_long_binary),
+		cmocka_unit_test(test_read_error),
 		cmocka_unit_test(test_cause_names),
 	};
 

@@ -292,6 +292,17 @@ const char *is_trace_check(const struct is_trace_header *h, int64_t last_t,
 
 struct is_trace_reader *is_trace_open(const char *path, GError **error)
 {
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+
+	if (!f) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path, g_strerror(errno));
+		return NULL;
+	}
+	return is_trace_open_stream(f, path, error);
+}
+
+struct is_trace_reader *is_trace_open_stream(FILE *f, const char *path, GError **error)
+{
 	struct is_trace_reader *r = g_new0(struct is_trace_reader, 1);
 	char magic[8];
 	size_t n;
@@ -299,13 +310,7 @@ struct is_trace_reader *is_trace_open(const char *path, GError **error)
 
 	r->path = g_strdup(path);
 	is_trace_header_init(&r->h);
-	r->f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!r->f) {
-		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path, g_strerror(errno));
-		r->f = NULL;
-		is_trace_close(r);
-		return NULL;
-	}
+	r->f = f;
 	/*
 	 * The forms differ in their first byte ('I' against 'i'): one byte of
 	 * look-ahead, which ungetc() can always give back, tells them apart
@@ -314,7 +319,13 @@ struct is_trace_reader *is_trace_open(const char *path, GError **error)
 	c = getc(r->f);
 	if (c == IS_BIN_MAGIC[0]) {
 		magic[0] = (char)c;
+		errno = 0;
 		n = 1 + fread(magic + 1, 1, sizeof(magic) - 1, r->f);
+		if (n != sizeof(magic) && ferror(r->f)) {
+			g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path,
+				    g_strerror(errno ? errno : EIO));
+			goto fail;
+		}
 		if (n != sizeof(magic) || memcmp(magic, IS_BIN_MAGIC, 8) != 0) {
 			g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
 				    "%s:1: header field 'version': not an idlesim trace "

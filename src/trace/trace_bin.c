@@ -37,11 +37,16 @@ static void fill(struct is_trace_reader *r)
 	r->bpos = 0;
 	r->blen = left;
 	while (!r->eof && r->blen < BUFSZ) {
-		size_t n = fread(r->buf + r->blen, 1, BUFSZ - r->blen, r->f);
+		size_t n;
 
+		errno = 0;
+		n = fread(r->buf + r->blen, 1, BUFSZ - r->blen, r->f);
 		r->blen += n;
-		if (n == 0)
+		if (n == 0) {
 			r->eof = true;
+			if (ferror(r->f))
+				r->read_errno = errno ? errno : EIO;
+		}
 	}
 	set_refill(r);
 }
@@ -55,6 +60,34 @@ static int bin_err(struct is_trace_reader *r, GError **error, const char *field,
 	return -1;
 }
 
+/* The data ran out: a read error, if one ended it, else what @msg says. */
+static int bin_short(struct is_trace_reader *r, GError **error, const char *field,
+		     const char *msg)
+{
+	if (!r->read_errno)
+		return bin_err(r, error, field, msg);
+	g_set_error(error, IS_ERROR, IS_ERROR_IO,
+		    "%s: record %" G_GUINT64_FORMAT ": read error after byte %" G_GUINT64_FORMAT
+		    ": %s", r->path, r->count + 1, r->boff + r->blen, g_strerror(r->read_errno));
+	return -1;
+}
+
+/* fread() of the header, with a read error told from a short file. */
+static bool header_read(struct is_trace_reader *r, void *buf, size_t len, const char *field,
+			GError **error)
+{
+	errno = 0;
+	if (fread(buf, 1, len, r->f) == len)
+		return true;
+	if (ferror(r->f))
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: header field '%s': read error: %s",
+			    r->path, field, g_strerror(errno ? errno : EIO));
+	else
+		g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
+			    "%s: header field '%s': truncated binary header", r->path, field);
+	return false;
+}
+
 bool is_bin_open(struct is_trace_reader *r, GError **error)
 {
 	unsigned char hv[8];
@@ -63,11 +96,8 @@ bool is_bin_open(struct is_trace_reader *r, GError **error)
 	unsigned seen = 0;
 	uint64_t line = 1;
 
-	if (fread(hv, 1, 8, r->f) != 8) {
-		g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
-			    "%s: header field 'version': truncated binary header", r->path);
+	if (!header_read(r, hv, 8, "version", error))
 		return false;
-	}
 	version = hv[0] | hv[1] << 8 | hv[2] << 16 | (uint32_t)hv[3] << 24;
 	hlen = hv[4] | hv[5] << 8 | hv[6] << 16 | (uint32_t)hv[7] << 24;
 	if (version != IS_TRACE_VERSION) {
@@ -82,11 +112,8 @@ bool is_bin_open(struct is_trace_reader *r, GError **error)
 		return false;
 	}
 	hdr = g_malloc(hlen + 1);
-	if (fread(hdr, 1, hlen, r->f) != hlen) {
-		g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
-			    "%s: header field 'length': truncated binary header", r->path);
+	if (!header_read(r, hdr, hlen, "length", error))
 		return false;
-	}
 	hdr[hlen] = 0;
 	for (char *p = hdr; *p; line++) {
 		char *e = strchr(p, '\n');
@@ -191,21 +218,23 @@ int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error
 		/* the general path below names the bad field */
 	}
 	if (r->bpos == r->blen)
-		return bin_err(r, error, "kind",
-			       "end of file without an end record: truncated trace");
+		return bin_short(r, error, "kind",
+				 "end of file without an end record: truncated trace");
 	p = r->buf + r->bpos;
 	kind = p[0];
 	if (kind != IS_BIN_REC_IDLE && kind != IS_BIN_REC_STATE && kind != IS_BIN_REC_END)
 		return bin_err(r, error, "kind", "unknown record kind");
 	need = rec_size(kind, r->blen - r->bpos > 3 ? p[3] : 0);
 	if (r->blen - r->bpos < need)
-		return bin_err(r, error, "kind", "truncated record");
+		return bin_short(r, error, "kind", "truncated record");
 	if (kind == IS_BIN_REC_END) {
 		if (ld64(p + 8) != r->count)
 			return bin_err(r, error, "end",
 				       "record count does not match the records read");
 		r->bpos += need;
 		fill(r);
+		if (r->read_errno)
+			return bin_short(r, error, "end", "read error");
 		if (r->bpos != r->blen)
 			return bin_err(r, error, "end", "data after the end record");
 		r->done = true;

@@ -28,7 +28,11 @@ struct is_trace_reader {
 	size_t refill;      /* is_bin_next() calls fill() once bpos reaches it */
 	uint64_t boff;      /* file offset of buf[0] */
 	bool eof;
+	int read_errno;     /* the read error that ended the data, or 0 */
 };
+
+/* is_trace_open() on an open stream, which it closes (stdin aside), failing or not. */
+struct is_trace_reader *is_trace_open_stream(FILE *f, const char *path, GError **error);
 
 struct is_trace_writer {
 	enum is_trace_format fmt;

@@ -15,15 +15,19 @@
 static bool read_line(struct is_trace_reader *r, size_t *len, GError **error,
 		      bool *eof)
 {
-	ssize_t n = getline(&r->lbuf, &r->lcap, r->f);
+	ssize_t n;
 
+	errno = 0;
+	n = getline(&r->lbuf, &r->lcap, r->f);
 	*eof = false;
+	/* getline() hands out the part of a line read before an error */
+	if ((n < 0 || r->lbuf[n - 1] != '\n') && ferror(r->f)) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO,
+			    "%s: read error after line %" G_GUINT64_FORMAT ": %s", r->path,
+			    r->line, g_strerror(errno ? errno : EIO));
+		return false;
+	}
 	if (n < 0) {
-		if (ferror(r->f)) {
-			g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", r->path,
-				    g_strerror(errno));
-			return false;
-		}
 		*eof = true;
 		return true;
 	}
