@@ -244,6 +244,51 @@ static void test_same_records(void **state)
 }
 
 /*
+ * Compressed data cut short or corrupt is named as such, never passed off
+ * as a bad capture line (the decoder hands out the start of a cut line
+ * before it fails); no output is left behind (import_path() checks).
+ */
+static void test_compressed_cut(void **state)
+{
+	g_autofree char *in = write_tmp(HEAD TWO_PERIODS, strlen(HEAD TWO_PERIODS), ".txt");
+	g_autofree char *cmd = g_strdup_printf("gzip -c %s > %s.gz && xz -c %s > %s.xz",
+					       in, in, in, in);
+	const char *const ext[] = { ".gz", ".xz" };
+	struct is_capture_stats st;
+	GError *err = NULL;
+
+	(void)state;
+	assert_int_equal(system(cmd), 0);
+	for (int k = 0; k < 3; k++) {
+		g_autofree char *p = g_strconcat(in, ext[k % 2], NULL);
+		g_autofree char *data = NULL, *cut = NULL, *r = NULL;
+		gsize len;
+
+		assert_true(g_file_get_contents(p, &data, &len, NULL));
+		if (k < 2) {
+			cut = write_tmp(data, len / 2, ext[k]);  /* cut short */
+		} else {
+			memset(data + 10, 0x55, len - 20);       /* a gzip header, then junk */
+			cut = write_tmp(data, len, ".gz");
+		}
+		r = import_path(cut, &defaults, &st, &err);
+		assert_null(r);
+		if (err->code != IS_ERROR_IO || !strstr(err->message, cut) ||
+		    !strstr(err->message, "read error after line ") ||
+		    !strstr(err->message, "compressed data corrupt or cut short"))
+			fail_msg("case %d: '%s'", k, err->message);
+		g_clear_error(&err);
+		g_unlink(cut);
+	}
+	for (int k = 0; k < 2; k++) {
+		g_autofree char *p = g_strconcat(in, ext[k], NULL);
+
+		g_unlink(p);
+	}
+	g_unlink(in);
+}
+
+/*
  * Tick handling: tick_stop(success=1) between the exit of one pass and
  * the entry of the next is that pass's stop_tick = 1, with the tick still
  * running at select (ts 0).  The following pass, with no task between,
@@ -552,6 +597,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_same_records),
+		cmocka_unit_test(test_compressed_cut),
 		cmocka_unit_test(test_tick),
 		cmocka_unit_test(test_tick_traced_start),
 		cmocka_unit_test(test_gaps),

@@ -113,5 +113,10 @@ bool is_import_capture(const char *in, const char *out, enum is_trace_format fmt
  * stdin.  The FILE is closed with fclose().
  */
 FILE *is_open_input(const char *path, GError **error);
+/*
+ * strerror() for a failed read of is_open_input()'s stream: its decoders
+ * fail with EILSEQ on corrupt or cut-short compressed data.
+ */
+const char *is_input_strerror(int err);
 
 #endif

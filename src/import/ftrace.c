@@ -311,6 +311,9 @@ bool is_capture_read_text(struct cap_ctx *c, FILE *f, const char *path,
 		const char *why;
 		int cpu;
 
+		/* a line cut by a read error (getline() hands out its start) */
+		if (line[n - 1] != '\n' && ferror(f))
+			break;
 		lineno++;
 		cap_count_line(c, (uint64_t)n);
 		if (lineno == 1 && n >= 10 && memcmp(line, "\x17\x08\x44tracing", 10) == 0) {
@@ -377,7 +380,9 @@ bool is_capture_read_text(struct cap_ctx *c, FILE *f, const char *path,
 			goto out;
 	}
 	if (ferror(f)) {
-		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path, g_strerror(errno));
+		g_set_error(error, IS_ERROR, IS_ERROR_IO,
+			    "%s: read error after line %" G_GUINT64_FORMAT ": %s", path, lineno,
+			    is_input_strerror(errno));
 		goto out;
 	}
 	{

@@ -165,6 +165,11 @@ static int dec_close(void *cookie)
 	return r;
 }
 
+const char *is_input_strerror(int err)
+{
+	return err == EILSEQ ? "compressed data corrupt or cut short" : g_strerror(err);
+}
+
 FILE *is_open_input(const char *path, GError **error)
 {
 	static const unsigned char gz[2] = { 0x1f, 0x8b };

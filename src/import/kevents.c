@@ -88,6 +88,9 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 		int64_t cpu_id, v, ts;
 		size_t nl;
 
+		/* a line cut by a read error (getline() hands out its start) */
+		if (line[n - 1] != '\n' && ferror(f))
+			break;
 		st.lines++;
 		while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 			line[--n] = 0;
@@ -244,7 +247,9 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 #undef IS
 	}
 	if (ferror(f)) {
-		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", in, g_strerror(errno));
+		g_set_error(error, IS_ERROR, IS_ERROR_IO,
+			    "%s: read error after line %" G_GUINT64_FORMAT ": %s", in, st.lines,
+			    g_strerror(errno));
 		goto out;
 	}
 	for (int i = 0; i <= maxcpu; i++)
