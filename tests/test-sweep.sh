@@ -202,6 +202,8 @@ expect 1 "--output $T/adir: Is a directory" -- "$IDLESIM" merge -o "$T/adir" "$B
 expect 2 "model mode only" -- "$IDLESIM" sweep --workload idle --periods 10 -m exact -g wteo -o "$T/x.csv"
 expect 2 "needs --trace FILE... or --workload" -- "$IDLESIM" sweep -t "$B" --workload idle --periods 10 -g wteo -o "$T/x.csv"
 expect 1 "/nonexistent.trace" -- "$IDLESIM" sweep -t /nonexistent.trace -g wteo -o "$T/x.csv"
+# A trace that opens but cannot be read: its read error, named.
+expect 1 "$T/adir: read error: Is a directory" -- "$IDLESIM" sweep -t "$T/adir" -g wteo -o "$T/x.csv"
 [ ! -e "$T/x.csv" ] && [ ! -e "$T/x.csv.partial" ] && ok || bad "a refused sweep left a file"
 expect 2 "merge needs" -- "$IDLESIM" merge -o "$T/x.csv"
 

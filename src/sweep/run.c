@@ -10,15 +10,44 @@
  * generator.  Ordering the output is the caller's business (done() sees
  * completion order).
  */
+#include <errno.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "idlesim/sweep.h"
 
+/*
+ * The file's SHA-256, read, not mapped: a mapped file cut short while
+ * being read (a trace rewritten under a running sweep) raises SIGBUS.
+ */
+static char *file_sha256(const char *path, GError **error)
+{
+	g_autoptr(GChecksum) ck = g_checksum_new(G_CHECKSUM_SHA256);
+	g_autofree guchar *buf = g_malloc(1u << 18);
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path, g_strerror(errno));
+		return NULL;
+	}
+	errno = 0;
+	while ((n = fread(buf, 1, 1u << 18, f)) > 0)
+		g_checksum_update(ck, buf, (gssize)n);
+	if (ferror(f)) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: read error: %s", path,
+			    g_strerror(errno ? errno : EIO));
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	return g_strdup(g_checksum_get_string(ck));
+}
+
 struct is_sweep_trace *is_sweep_trace_load(const char *path, const char *states,
 					   GError **error)
 {
-	g_autoptr(GMappedFile) mf = NULL;
 	g_autofree char *sum = NULL;
 	struct is_sweep_trace *t;
 	struct is_trace_reader *r;
@@ -26,14 +55,9 @@ struct is_sweep_trace *is_sweep_trace_load(const char *path, const char *states,
 	struct is_record rec;
 	int n;
 
-	mf = g_mapped_file_new(path, FALSE, error);
-	if (!mf) {
-		g_prefix_error(error, "%s: ", path);
+	sum = file_sha256(path, error);
+	if (!sum)
 		return NULL;
-	}
-	sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
-					  (const guchar *)g_mapped_file_get_contents(mf),
-					  g_mapped_file_get_length(mf));
 	r = is_trace_open(path, error);
 	if (!r)
 		return NULL;
