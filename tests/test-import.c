@@ -165,6 +165,29 @@ static char *replace(const char *s, const char *from, const char *to)
 	return g_strjoinv(to, parts);
 }
 
+/* HEAD TWO_PERIODS in a scratch .txt, beside its .txt.gz and .txt.xz. */
+static char *write_compressed(void)
+{
+	char *in = write_tmp(HEAD TWO_PERIODS, strlen(HEAD TWO_PERIODS), ".txt");
+	g_autofree char *cmd = g_strdup_printf("gzip -c %s > %s.gz && xz -c %s > %s.xz",
+					       in, in, in, in);
+
+	assert_int_equal(system(cmd), 0);
+	return in;
+}
+
+static const char *const compressed_ext[] = { ".gz", ".xz" };
+
+static void unlink_compressed(const char *in)
+{
+	for (int k = 0; k < 2; k++) {
+		g_autofree char *p = g_strconcat(in, compressed_ext[k], NULL);
+
+		g_unlink(p);
+	}
+	g_unlink(in);
+}
+
 /*
  * The same capture in other shapes gives the same records: CRLF line
  * ends, no irq-info column, trace-cmd report layout (header "cpus=2",
@@ -224,22 +247,17 @@ static void test_same_records(void **state)
 		g_clear_error(&err);
 	}
 	{
-		g_autofree char *in = write_tmp(HEAD TWO_PERIODS, strlen(HEAD TWO_PERIODS), ".txt");
-		g_autofree char *cmd = g_strdup_printf("gzip -c %s > %s.gz && xz -c %s > %s.xz",
-						       in, in, in, in);
-		const char *const ext[] = { ".gz", ".xz" };
+		g_autofree char *in = write_compressed();
 
-		assert_int_equal(system(cmd), 0);
 		for (int k = 0; k < 2; k++) {
-			g_autofree char *p = g_strconcat(in, ext[k], NULL);
+			g_autofree char *p = g_strconcat(in, compressed_ext[k], NULL);
 			g_autofree char *r = import_path(p, &defaults, &st, &err);
 
 			if (!r)
-				fail_msg("%s: %s", ext[k], err->message);
+				fail_msg("%s: %s", compressed_ext[k], err->message);
 			assert_string_equal(r, TWO_EXPECTED);
-			g_unlink(p);
 		}
-		g_unlink(in);
+		unlink_compressed(in);
 	}
 }
 
@@ -250,23 +268,19 @@ static void test_same_records(void **state)
  */
 static void test_compressed_cut(void **state)
 {
-	g_autofree char *in = write_tmp(HEAD TWO_PERIODS, strlen(HEAD TWO_PERIODS), ".txt");
-	g_autofree char *cmd = g_strdup_printf("gzip -c %s > %s.gz && xz -c %s > %s.xz",
-					       in, in, in, in);
-	const char *const ext[] = { ".gz", ".xz" };
+	g_autofree char *in = write_compressed();
 	struct is_capture_stats st;
 	GError *err = NULL;
 
 	(void)state;
-	assert_int_equal(system(cmd), 0);
 	for (int k = 0; k < 3; k++) {
-		g_autofree char *p = g_strconcat(in, ext[k % 2], NULL);
+		g_autofree char *p = g_strconcat(in, compressed_ext[k % 2], NULL);
 		g_autofree char *data = NULL, *cut = NULL, *r = NULL;
 		gsize len;
 
 		assert_true(g_file_get_contents(p, &data, &len, NULL));
 		if (k < 2) {
-			cut = write_tmp(data, len / 2, ext[k]);  /* cut short */
+			cut = write_tmp(data, len / 2, compressed_ext[k]);  /* cut short */
 		} else {
 			memset(data + 10, 0x55, len - 20);       /* a gzip header, then junk */
 			cut = write_tmp(data, len, ".gz");
@@ -280,12 +294,7 @@ static void test_compressed_cut(void **state)
 		g_clear_error(&err);
 		g_unlink(cut);
 	}
-	for (int k = 0; k < 2; k++) {
-		g_autofree char *p = g_strconcat(in, ext[k], NULL);
-
-		g_unlink(p);
-	}
-	g_unlink(in);
+	unlink_compressed(in);
 }
 
 /*

@@ -394,24 +394,16 @@ static struct is_record long_rec(uint32_t i)
 				   .idle_ns = x >> 6, .cause = IS_CAUSE_TIMER };
 }
 
-/*
- * A 10 MB trace, many times the reader's buffer, gives the same records
- * from a file, from stdin and in batches, and its truncation is an error
- * each way.
- */
-static void test_long_binary(void **state)
+/* Writes long_rec(0..n-1) to @path in @fmt; returns the file's bytes. */
+static char *write_long(const char *path, enum is_trace_format fmt, uint32_t n, gsize *len)
 {
-	g_autofree char *b = tmpname(".istb"), *cut = NULL;
-	g_autofree char *data = NULL;
-	const uint32_t n = 200000;
 	struct is_trace_header h;
 	struct is_trace_writer *w;
 	GError *err = NULL;
-	gsize len;
+	char *data = NULL;
 
-	(void)state;
 	header(&h);
-	w = is_trace_writer_open(b, IS_FMT_BINARY, &h, &err);
+	w = is_trace_writer_open(path, fmt, &h, &err);
 	assert_non_null(w);
 	for (uint32_t i = 0; i < n; i++) {
 		struct is_record rec = long_rec(i);
@@ -420,7 +412,24 @@ static void test_long_binary(void **state)
 	}
 	assert_true(is_trace_writer_commit(w, &err));
 	is_trace_header_clear(&h);
-	assert_true(g_file_get_contents(b, &data, &len, NULL));
+	assert_true(g_file_get_contents(path, &data, len, NULL));
+	return data;
+}
+
+/*
+ * A 10 MB trace, many times the reader's buffer, gives the same records
+ * from a file, from stdin and in batches, and its truncation is an error
+ * each way.
+ */
+static void test_long_binary(void **state)
+{
+	g_autofree char *b = tmpname(".istb"), *cut = NULL;
+	const uint32_t n = 200000;
+	GError *err = NULL;
+	gsize len;
+	g_autofree char *data = write_long(b, IS_FMT_BINARY, n, &len);
+
+	(void)state;
 	assert_true(len > (8u << 20));
 	cut = write_tmp(data, len - 1000);
 	/* 0: a file, 1: stdin, 2: a file in batches of up to 5 */
@@ -500,26 +509,15 @@ static void test_read_error(void **state)
 {
 	static const cookie_io_functions_t io = { .read = failing_read, .close = failing_close };
 	g_autofree char *t = tmpname(".trace"), *b = tmpname(".istb");
-	struct is_trace_header h;
 	GError *err = NULL;
 
 	(void)state;
-	header(&h);
 	for (int fmt = 0; fmt < 2; fmt++) {
 		const char *path = fmt ? b : t;
-		struct is_trace_writer *w = is_trace_writer_open(path, fmt ? IS_FMT_BINARY :
-								  IS_FMT_TEXT, &h, &err);
-		g_autofree char *data = NULL;
 		gsize len;
+		g_autofree char *data = write_long(path, fmt ? IS_FMT_BINARY : IS_FMT_TEXT, 40000,
+						   &len);
 
-		assert_non_null(w);
-		for (uint32_t i = 0; i < 40000; i++) {
-			struct is_record rec = long_rec(i);
-
-			assert_true(is_trace_write(w, &rec, &err));
-		}
-		assert_true(is_trace_writer_commit(w, &err));
-		assert_true(g_file_get_contents(path, &data, &len, NULL));
 		assert_true(len > (1u << 20));  /* several of the reader's buffers */
 		{
 			const size_t cuts[] = { 0, 3, 8, 20, 200, len / 3, len / 3 + 1,
@@ -564,7 +562,6 @@ static void test_read_error(void **state)
 		}
 		g_unlink(path);
 	}
-	is_trace_header_clear(&h);
 }
 
 static void test_cause_names(void **state)
