@@ -17,6 +17,7 @@
 #include "idlesim/synth.h"
 #include "../src/synth/expdraw.h"
 #include "../src/synth/mt19937.h"
+#include <glib.h>
 #include <gsl/gsl_randist.h>
 
 #define N_DRAWS 200000
@@ -162,6 +163,55 @@ static void test_determinism(void **state)
 		is_synth_free(b);
 		is_synth_free(c);
 	}
+}
+
+/*
+ * Every scenario's open-loop stream, pinned: the SHA-256 of the first
+ * 20,000 records (4 CPUs, seed 42, default params) printed one per line.
+ * A change to a generator, a distribution or the way a draw is made fails
+ * here, and must say in its commit message why the streams (and so every
+ * synthetic figure, docs/rfc-reproduction.md included) change.
+ */
+static void test_stream_digests(void **state)
+{
+	static const struct {
+		const char *name, *sha256;
+	} want[] = {
+		{ "idle", "91950d252ecb7d77791fedce136ccbd7679578a809af6d1d25d8ca324358c049" },
+		{ "ebizzy-sleep", "053dc156cb1c4a2d149a4a229b9ede5edd14f0b7e860881a4c1b7fba2da73b33" },
+		{ "schbench", "a65beaa5f4499f3b35cb3a01d11d03ed26d26abc5ca4d3dbb274edd246dd12f0" },
+		{ "pgbench", "3d56b127e9ab920636cad9375cb4964f071957f2fcec42470ae63695b2bb2122" },
+		{ "hackbench", "591d083d4c889cabccc711dedf31294736eaf58f39d929e0f5fd9943e93139e2" },
+		{ "mixed", "a1665b4964feb84847bde11103f7fc83e86f1ec9abed50c20bb021c31c8d43b2" },
+	};
+	size_t n = 0;
+
+	(void)state;
+	for (const struct is_workload *const *w = is_workloads(); *w; w++, n++) {
+		struct is_synth *g = gen((*w)->name, 4, 42, NULL);
+		GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+		GString *line = g_string_new(NULL);
+		struct is_record r;
+
+		assert_true(n < G_N_ELEMENTS(want));
+		assert_string_equal((*w)->name, want[n].name);
+		for (int i = 0; i < 20000; i++) {
+			is_synth_next(g, &r);
+			g_string_printf(line,
+					"%u %u %u %u %" PRId64 " %" PRId64 " %" PRId64 " %" PRId64
+					" %" PRId64 "\n",
+					r.cpu, r.kind, r.cause, r.flags, r.t_ns, r.sleep_ns, r.tick_ns,
+					r.lat_ns, r.idle_ns);
+			g_checksum_update(sum, (const guchar *)line->str, (gssize)line->len);
+		}
+		if (strcmp(g_checksum_get_string(sum), want[n].sha256) != 0)
+			fail_msg("%s: stream digest %s, expected %s", (*w)->name,
+				 g_checksum_get_string(sum), want[n].sha256);
+		g_string_free(line, true);
+		g_checksum_free(sum);
+		is_synth_free(g);
+	}
+	assert_int_equal(n, G_N_ELEMENTS(want));
 }
 
 /* CPU 0's open-loop stream does not depend on how many CPUs there are. */
@@ -827,6 +877,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_distributions),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_stream_digests),
 		cmocka_unit_test(test_cpu_count),
 		cmocka_unit_test(test_scenario_rates),
 		cmocka_unit_test(test_waker),
