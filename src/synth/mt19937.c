@@ -21,7 +21,6 @@
  * range (0 .. 2^32 - 1, so gsl_rng_uniform_int() takes the same path)
  * with get_double = word / 2^32.
  */
-#include <math.h>
 #include <stdint.h>
 
 #include "mt19937.h"
@@ -94,24 +93,3 @@ static const gsl_rng_type mt_type = {
 };
 
 const gsl_rng_type *const is_rng_mt19937 = &mt_type;
-
-/*
- * gsl_ran_lognormal() of GSL 2.7 (randist/lognormal.c), the same
- * operations in the same order, so the same double: the polar method's
- * pair of uniforms in (-1, 1) till one falls inside the unit circle (not
- * its centre), the first of the two normals it makes, then exp().  Only
- * the uniforms are read without a call.
- */
-double is_mt_lognormal(struct is_mt_state *s, double zeta, double sigma)
-{
-	double u, v, r2, normal, z;
-
-	do {
-		u = -1 + 2 * is_mt_uniform(s);
-		v = -1 + 2 * is_mt_uniform(s);
-		r2 = u * u + v * v;
-	} while (r2 > 1.0 || r2 == 0);
-	normal = u * sqrt(-2.0 * log(r2) / r2);
-	z = normal * sigma + zeta;
-	return exp(z);
-}
