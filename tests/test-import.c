@@ -180,7 +180,7 @@ static const char *const compressed_ext[] = { ".gz", ".xz" };
 
 static void unlink_compressed(const char *in)
 {
-	for (int k = 0; k < 2; k++) {
+	for (size_t k = 0; k < G_N_ELEMENTS(compressed_ext); k++) {
 		g_autofree char *p = g_strconcat(in, compressed_ext[k], NULL);
 
 		g_unlink(p);
@@ -249,7 +249,7 @@ static void test_same_records(void **state)
 	{
 		g_autofree char *in = write_compressed();
 
-		for (int k = 0; k < 2; k++) {
+		for (size_t k = 0; k < G_N_ELEMENTS(compressed_ext); k++) {
 			g_autofree char *p = g_strconcat(in, compressed_ext[k], NULL);
 			g_autofree char *r = import_path(p, &defaults, &st, &err);
 

@@ -12,13 +12,13 @@
 #include <math.h>
 #include <string.h>
 #include <cmocka.h>
+#include <glib.h>
+#include <gsl/gsl_randist.h>
 
 #include "idlesim/idlesim.h"
 #include "idlesim/synth.h"
 #include "../src/synth/expdraw.h"
 #include "../src/synth/mt19937.h"
-#include <glib.h>
-#include <gsl/gsl_randist.h>
 
 #define N_DRAWS 200000
 
