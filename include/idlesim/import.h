@@ -19,6 +19,10 @@ struct is_import_stats {
 	uint64_t rejected;        /* selections whose state was not entered */
 	uint64_t partial;         /* selections cut off by the capture's end/start */
 	uint64_t other_events;    /* lines of other events, ignored */
+	uint64_t backwards;       /* passes whose clock ran backwards (lres or
+				     span < 0), carried verbatim */
+	uint64_t raised;          /* select clocks below the CPU's previous
+				     record's, t_ns raised to keep its order */
 	int cpus;
 };
 

@@ -92,8 +92,8 @@ struct is_record {
 	int64_t tick_ns;   /* its *delta_next: time till the next tick */
 	int64_t lat_ns;    /* PM QoS latency limit (cpuidle_governor_latency_req) */
 	int64_t idle_ns;   /* time from select till the wakeup event */
-	int64_t span_ns;
-	int64_t lres_ns;
+	int64_t span_ns;   /* any int64: negative when the clock ran backwards */
+	int64_t lres_ns;   /* any int64 (s64 dev->last_residency_ns), likewise */
 	uint32_t draw;
 };
 

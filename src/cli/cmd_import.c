@@ -160,11 +160,15 @@ int cmd_import(int argc, char **argv)
 			is_trace_header_clear(&h);
 			goto fail;
 		}
-		fprintf(stderr, "%s: %" G_GUINT64_FORMAT " records (%" G_GUINT64_FORMAT
-			" not entered) on %d CPUs from %" G_GUINT64_FORMAT " events; %"
-			G_GUINT64_FORMAT " partial periods at the capture's edges dropped; %"
-			G_GUINT64_FORMAT " other events ignored\n", out, st.records, st.rejected,
-			st.cpus, st.events, st.partial, st.other_events);
+		if (!quiet)
+			fprintf(stderr, "%s: %" G_GUINT64_FORMAT " records (%" G_GUINT64_FORMAT
+				" not entered) on %d CPUs from %" G_GUINT64_FORMAT " events; %"
+				G_GUINT64_FORMAT " partial periods at the capture's edges dropped; %"
+				G_GUINT64_FORMAT " other events ignored; %" G_GUINT64_FORMAT
+				" passes whose clock ran backwards (kept verbatim), %"
+				G_GUINT64_FORMAT " select clocks raised to keep a CPU's order\n",
+				out, st.records, st.rejected, st.cpus, st.events, st.partial,
+				st.other_events, st.backwards, st.raised);
 	} else {
 		struct is_capture_options o = { .format = f, .hz = hz,
 						.reorder_window = (size_t)window,

@@ -168,11 +168,11 @@ bool ftrace_field(const char *payload, const char *key, const char **val, size_t
 	return false;
 }
 
-bool ftrace_field_i64(const char *payload, const char *key, int64_t *out)
+static bool field_int(const char *payload, const char *key, int64_t *out, bool strict)
 {
 	const char *v;
 	size_t n, i = 0;
-	bool neg = false;
+	bool neg = false, over = false;
 	uint64_t x = 0;
 
 	if (!ftrace_field(payload, key, &v, &n) || n == 0)
@@ -188,14 +188,30 @@ bool ftrace_field_i64(const char *payload, const char *key, int64_t *out)
 
 		if (d > 9)
 			return false;
-		if (x > (UINT64_MAX - d) / 10)
+		if (x > (UINT64_MAX - d) / 10) {
 			x = UINT64_MAX; /* saturate */
-		else
+			over = true;
+		} else {
 			x = x * 10 + d;
+		}
 	}
+	if (x > (uint64_t)INT64_MAX + neg)
+		over = true;
+	if (over && strict)
+		return false;
 	if (neg)
 		*out = x > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)x;
 	else
 		*out = x > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)x;
 	return true;
+}
+
+bool ftrace_field_i64(const char *payload, const char *key, int64_t *out)
+{
+	return field_int(payload, key, out, false);
+}
+
+bool ftrace_field_s64(const char *payload, const char *key, int64_t *out)
+{
+	return field_int(payload, key, out, true);
 }

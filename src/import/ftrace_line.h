@@ -39,5 +39,8 @@ bool ftrace_field(const char *payload, const char *key, const char **val, size_t
 /* The same, as a decimal integer (optionally negative); false when absent
  * or not a number.  Values above INT64_MAX (unsigned fields) saturate. */
 bool ftrace_field_i64(const char *payload, const char *key, int64_t *out);
+/* The same, but a value outside int64 is refused (false), not saturated:
+ * for the raw inputs of exact replay, which must be carried verbatim. */
+bool ftrace_field_s64(const char *payload, const char *key, int64_t *out);
 
 #endif

@@ -18,6 +18,19 @@
  * idle_ns is last_residency_ns (the capture has no separate wakeup time)
  * and the cause is "unknown".  Records are sorted by t_ns (stable), as the
  * native format requires; each CPU's order is kept.
+ *
+ * The raw inputs are carried verbatim, with the kernel's own types: every
+ * field is read as an s64 (a value beyond it is refused, never saturated),
+ * lres= is last_residency_ns as printed and span= is the reflect clock
+ * minus the select clock, both negative when the guest's clock ran
+ * backwards within the pass (seen in QEMU under load; the governors then
+ * apply the kernel's u64/s64 arithmetic to them).  Such a pass's idle_ns,
+ * the model's input, is 0, marked est=idle: the model takes it as a
+ * wakeup at once.  If a CPU's select clock runs back below its previous
+ * record's t_ns, the record's t_ns is raised to that value, so that the
+ * sort keeps the CPU's order; its span is kept, and the governors use the
+ * clock only through the span, so its decisions are unchanged.  Both are
+ * counted in the import's summary.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -26,6 +39,17 @@
 #include "idlesim/import.h"
 #include "idlesim/states.h"
 #include "ftrace_line.h"
+
+/* A series event's integer field: any s64 value, verbatim. */
+#define FIELD(key, dst) ftrace_field_s64(payload, key, dst)
+#define NEED(key, dst)								\
+	do {									\
+		if (!FIELD(key, dst)) {						\
+			ierr(error, in, st.lines, key,				\
+			     "missing, not an integer or beyond s64");		\
+			goto out;						\
+		}								\
+	} while (0)
 
 struct kcpu {
 	bool after_select;
@@ -36,6 +60,8 @@ struct kcpu {
 	int state;
 	bool stop, tick_stopped;
 	int64_t lat;
+	bool has_last;
+	int64_t last_t;           /* t_ns of the CPU's previous record */
 };
 
 struct item {
@@ -85,7 +111,7 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 		struct ftrace_line l;
 		const char *name, *payload, *why;
 		struct kcpu *c;
-		int64_t cpu_id, v, ts;
+		int64_t cpu_id, v, ts, last_t;
 		size_t nl;
 
 		/* a line cut by a read error (getline() hands out its start) */
@@ -122,7 +148,7 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			continue;
 		}
 		st.events++;
-		if (!ftrace_field_i64(payload, "cpu_id", &cpu_id) || cpu_id < 0 || cpu_id >= IS_TRACE_MAX_CPUS) {
+		if (!FIELD("cpu_id", &cpu_id) || cpu_id < 0 || cpu_id >= IS_TRACE_MAX_CPUS) {
 			ierr(error, in, st.lines, "cpu_id", "missing or out of range");
 			goto out;
 		}
@@ -130,10 +156,7 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			maxcpu = (int)cpu_id;
 		c = &cpu[cpu_id];
 		if (IS("cpuidle_gov_clock")) {
-			if (!ftrace_field_i64(payload, "clock_ns", &v)) {
-				ierr(error, in, st.lines, "clock_ns", "missing or not an integer");
-				goto out;
-			}
+			NEED("clock_ns", &v);
 			if (c->after_select) {
 				c->refl_clock = v;
 				c->has_refl_clock = true;
@@ -142,7 +165,7 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 				c->has_sel_clock = true;
 			}
 		} else if (IS("cpuidle_gov_draw")) {
-			if (!ftrace_field_i64(payload, "draw", &v) || v < 0 || v > UINT32_MAX) {
+			if (!FIELD("draw", &v) || v < 0 || v > UINT32_MAX) {
 				ierr(error, in, st.lines, "draw", "missing or not a 32-bit value");
 				goto out;
 			}
@@ -151,19 +174,13 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 		} else if (IS("cpuidle_sleep_length")) {
 			int64_t d;
 
-			if (!ftrace_field_i64(payload, "sleep_length_ns", &v) ||
-			    !ftrace_field_i64(payload, "delta_next_ns", &d)) {
-				ierr(error, in, st.lines, "sleep_length_ns", "missing or not an integer");
-				goto out;
-			}
+			NEED("sleep_length_ns", &v);
+			NEED("delta_next_ns", &d);
 			c->sleep = v;
 			c->delta = d;
 			c->slr = true;
 		} else if (IS("cpuidle_got_tick")) {
-			if (!ftrace_field_i64(payload, "got_tick", &v)) {
-				ierr(error, in, st.lines, "got_tick", "missing or not an integer");
-				goto out;
-			}
+			NEED("got_tick", &v);
 			/*
 			 * Only calls between select and reflect are the
 			 * governor's; do_idle() calls it after every pass.
@@ -175,12 +192,10 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 		} else if (IS("cpuidle_select")) {
 			int64_t stop, tstop, lat;
 
-			if (!ftrace_field_i64(payload, "state", &v) || !ftrace_field_i64(payload, "stop_tick", &stop) ||
-			    !ftrace_field_i64(payload, "tick_stopped", &tstop) ||
-			    !ftrace_field_i64(payload, "latency_req", &lat)) {
-				ierr(error, in, st.lines, "state", "select event lacks a field");
-				goto out;
-			}
+			NEED("state", &v);
+			NEED("stop_tick", &stop);
+			NEED("tick_stopped", &tstop);
+			NEED("latency_req", &lat);
 			if (v < 0 || v >= hdr->state_count) {
 				ierr(error, in, st.lines, "state", "state index outside the state table");
 				goto out;
@@ -191,6 +206,14 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			c->state = (int)v;
 			c->stop = stop;
 			c->tick_stopped = tstop;
+			if (lat < 0) {
+				/*
+				 * cpuidle_governor_latency_req() is a PM QoS
+				 * limit (>= 0) times 1000: never negative.
+				 */
+				ierr(error, in, st.lines, "latency_req", "negative");
+				goto out;
+			}
 			c->lat = lat;
 			c->ts_select = ts;
 			c->has_refl_clock = false;
@@ -200,16 +223,14 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			struct item it = { 0 };
 			struct is_record *r = &it.rec;
 
-			if (!ftrace_field_i64(payload, "state", &v) ||
-			    !ftrace_field_i64(payload, "last_residency_ns", &lres) ||
-			    !ftrace_field_i64(payload, "poll_time_limit", &pl)) {
-				ierr(error, in, st.lines, "state", "reflect event lacks a field");
-				goto out;
-			}
+			NEED("state", &v);
+			NEED("last_residency_ns", &lres);
+			NEED("poll_time_limit", &pl);
 			if (!c->after_select) {
 				/* the capture started inside this idle period */
 				st.partial++;
-				memset(c, 0, sizeof(*c));
+				c->has_sel_clock = c->has_refl_clock = c->slr = false;
+				c->has_gt = c->gt = c->has_draw = false;
 				continue;
 			}
 			if (v >= 0 && v != c->state) {
@@ -222,15 +243,30 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			r->t_ns = c->has_sel_clock ? c->sel_clock : c->ts_select;
 			r->sleep_ns = c->slr ? c->sleep : 0;
 			r->tick_ns = c->slr ? c->delta : 0;
-			r->lat_ns = c->lat < 0 ? 0 : c->lat;
-			r->idle_ns = lres < 0 ? 0 : lres;
+			r->lat_ns = c->lat;
 			r->cause = IS_CAUSE_UNKNOWN;
 			r->kstate = (int8_t)c->state;
-			r->lres_ns = lres < 0 ? 0 : lres;
+			r->lres_ns = lres;
+			/* local_clock() is u64: the kernel's difference wraps */
 			r->span_ns = c->has_sel_clock && c->has_refl_clock ?
-				     c->refl_clock - c->sel_clock : r->lres_ns;
-			if (r->span_ns < 0)
-				r->span_ns = 0;
+				     (int64_t)((uint64_t)c->refl_clock - (uint64_t)c->sel_clock) :
+				     lres;
+			if (lres < 0 || r->span_ns < 0)
+				st.backwards++;
+			/* the model's input: a backwards clock is a wakeup at once */
+			r->idle_ns = lres < 0 ? 0 : lres;
+			if (lres < 0 || lres > IS_TRACE_MAX_IDLE_NS) {
+				r->idle_ns = lres < 0 ? 0 : IS_TRACE_MAX_IDLE_NS;
+				r->est = IS_EST_IDLE;
+			}
+			if (r->t_ns < 0) {
+				ierr(error, in, st.lines, "clock_ns", "negative select clock");
+				goto out;
+			}
+			if (c->has_last && r->t_ns < c->last_t) {
+				r->t_ns = c->last_t;
+				st.raised++;
+			}
 			r->has = IS_HAS_KSTATE | IS_HAS_KSTOP | IS_HAS_SPAN | IS_HAS_LRES |
 				 IS_HAS_GT | IS_HAS_PL | IS_HAS_SLR |
 				 (c->has_draw ? IS_HAS_DRAW : 0);
@@ -242,7 +278,10 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 				st.rejected++;
 			it.seq = items->len;
 			g_array_append_val(items, it);
+			last_t = r->t_ns;
 			memset(c, 0, sizeof(*c));
+			c->has_last = true;
+			c->last_t = last_t;
 		}
 #undef IS
 	}

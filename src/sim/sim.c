@@ -45,7 +45,16 @@
  * poll limit) do not make its choice look right.
  *
  * EXACT mode (IS_SIM_EXACT) gives the governor the recorded raw inputs
- * verbatim and takes the recorded state as the one entered.
+ * verbatim and takes the recorded state as the one entered: a negative
+ * last_residency_ns or span (the clock ran backwards within the pass) is
+ * handed on as it is, and each governor applies the kernel's types to it.
+ * The metrics score such a period as the kernel's cpuidle_enter_state()
+ * counts it: its s64 residency is added to the state's time (which goes
+ * down) and judged against the target residency (an "above" miss).
+ *
+ * In MODEL mode a record's idle_ns is the period's length; an importer
+ * gives a pass whose clock ran backwards idle_ns 0 (and marks it
+ * est=idle): the model takes it as a wakeup at once.
  */
 #include <string.h>
 
@@ -76,6 +85,17 @@ struct is_sim {
 	void *observer_ctx;
 	const struct is_source *src;
 };
+
+/*
+ * a + b as the kernel's u64 clock arithmetic does it, wrapping: the exact
+ * path hands the governor local_clock() at reflect as t + span, and the
+ * governor's (u64)now - (u64)then must give back the recorded span, even a
+ * negative one or one near KTIME_MAX.
+ */
+static inline int64_t wrap_add(int64_t a, int64_t b)
+{
+	return (int64_t)((uint64_t)a + (uint64_t)b);
+}
 
 /* a + b without overflow: kernel recordings carry near-KTIME_MAX deltas. */
 static inline int64_t sat_add(int64_t a, int64_t b)
@@ -218,7 +238,7 @@ static void observe(struct is_sim *s, const struct is_record *rec, int idx, bool
 		.entered = w->entered,
 		.idle_ns = idle_ns,
 		.last_residency_ns = w->last_residency_ns,
-		.span_ns = w->now_ns - call->now_ns,
+		.span_ns = (int64_t)((uint64_t)w->now_ns - (uint64_t)call->now_ns),
 		.cause = cause,
 		.got_tick = w->got_tick,
 		.poll_time_limit = w->poll_time_limit,
@@ -278,7 +298,7 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	c->env.last_residency_ns = rec->lres_ns;
 	wake = (struct is_gov_wake){
 		.entered = entered,
-		.now_ns = sat_add(rec->t_ns, rec->span_ns),
+		.now_ns = wrap_add(rec->t_ns, rec->span_ns),
 		.last_residency_ns = rec->lres_ns,
 		.got_tick = rec->flags & IS_F_GT,
 		.poll_time_limit = rec->flags & IS_F_PL,

@@ -58,11 +58,8 @@ static inline bool is_trace_check_fast(const struct is_trace_header *h, int64_t 
 	      (rec->idle_ns < 0) | (rec->idle_ns > IS_TRACE_MAX_IDLE_NS) |
 	      (rec->cause >= IS_CAUSE_COUNT) | ((rec->flags & ~has & IS_F_VALUES) != 0) |
 	      ((rec->flags & ~IS_F_ALL) != 0) | ((rec->est & ~IS_EST_ALL) != 0);
-	if (has & (IS_HAS_KSTATE | IS_HAS_SPAN | IS_HAS_LRES))
-		bad |= ((has & IS_HAS_KSTATE) &&
-			(rec->kstate < 0 || rec->kstate >= h->state_count)) |
-		       ((has & IS_HAS_SPAN) && rec->span_ns < 0) |
-		       ((has & IS_HAS_LRES) && rec->lres_ns < 0);
+	if (has & IS_HAS_KSTATE)
+		bad |= rec->kstate < 0 || rec->kstate >= h->state_count;
 	return !bad;
 }
 
