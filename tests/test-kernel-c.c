@@ -17,8 +17,10 @@
  * made the same decisions and prints decisions/s, best of N runs.
  */
 #include <time.h>
+#include <unistd.h>
 
 #include "ref/compare.h"
+#include "idlesim/import.h"
 #include "idlesim/synth.h"
 #include "kernel-c/kc.h"
 
@@ -223,6 +225,123 @@ static void test_report_mt8196(void **state)
 	is_states_free(t);
 }
 
+/*
+ * Passes whose clock ran backwards (a negative last_residency_ns and time
+ * span, as a loaded QEMU guest records them): the hand-made captures
+ * tests/data/cpuidle-events-backwards-GOV.txt, imported as the validation
+ * imports the guest's, replayed exactly through the kernel's own file and
+ * the library's port.  Both must make the recorded decisions (k=, stop=,
+ * slr=), selection for selection.  With the two backwards passes' lres and
+ * span put to 0, as the importer once clamped them, the kernel's teo.c,
+ * menu.c and the series' teo.c decide otherwise at least once (ladder.c
+ * does not: last_residency_ns minus the exit latency is negative either
+ * way), so the captures do test the verbatim values.
+ */
+struct backwards_log {
+	GArray *d;
+	int mismatches;
+};
+
+static void backwards_observe(void *ctx, const struct is_decision *d)
+{
+	struct backwards_log *l = ctx;
+	const struct is_record *r = d->rec;
+	int rec[5] = { d->state, d->stop_tick, d->sleep_length_read, d->draw_used,
+		       (int)(d->draw_used ? d->draw : 0) };
+
+	g_array_append_vals(l->d, rec, 5);
+	if (d->state != r->kstate || d->stop_tick != !!(r->flags & IS_F_KSTOP) ||
+	    d->sleep_length_read != !!(r->flags & IS_F_SLR))
+		l->mismatches++;
+}
+
+static GArray *replay_backwards(const struct is_governor *g, const char *trace, bool clamp,
+				int *mismatches)
+{
+	GError *err = NULL;
+	struct is_trace_reader *r = is_trace_open(trace, &err);
+	const struct is_trace_header *h;
+	struct is_sim_config cfg = { .mode = IS_SIM_EXACT, .seed = 1 };
+	struct backwards_log l = { g_array_new(false, false, sizeof(int)), 0 };
+	struct is_record rec;
+	struct is_sim *s;
+	int ret, neg = 0;
+
+	assert_non_null(r);
+	h = is_trace_reader_header(r);
+	cfg.states = is_states_builtin(h->states);
+	cfg.gov = g;
+	cfg.cpus = h->cpus;
+	cfg.hz = h->hz;
+	is_params_defaults(g, &cfg.params);
+	s = is_sim_new(&cfg, &err);
+	assert_non_null(s);
+	is_sim_set_observer(s, backwards_observe, &l);
+	while ((ret = is_trace_next(r, &rec, &err)) > 0) {
+		if (rec.kind == IS_REC_IDLE && (rec.lres_ns < 0 || rec.span_ns < 0)) {
+			neg++;
+			if (clamp)
+				rec.lres_ns = rec.span_ns = 0;
+		}
+		assert_true(is_sim_feed(s, &rec, &err));
+	}
+	assert_int_equal(ret, 0);
+	assert_int_equal(neg, 2);
+	is_sim_free(s);
+	is_trace_close(r);
+	*mismatches = l.mismatches;
+	return l.d;
+}
+
+static void test_backwards_clock(void **state)
+{
+	static const char *const files[] = { "teo", "menu", "ladder", "wteo" };
+	g_autofree char *dir = g_dir_make_tmp("kc-backwards-XXXXXX", NULL);
+
+	(void)state;
+	assert_non_null(dir);
+	for (size_t i = 0; i < G_N_ELEMENTS(pairs); i++) {
+		g_autofree char *name = g_strdup_printf("cpuidle-events-backwards-%s.txt", files[i]);
+		g_autofree char *in = g_build_filename(getenv("TESTDATA"), name, NULL);
+		g_autofree char *out = g_build_filename(dir, "t.trace", NULL);
+		struct is_trace_header h;
+		struct is_import_stats st;
+		GError *err = NULL;
+		GArray *a, *b;
+		int ma, mb, mc;
+
+		is_trace_header_init(&h);
+		g_strlcpy(h.states, "power9", sizeof(h.states));
+		h.state_count = 7;
+		h.hz = 100;
+		if (!is_import_cpuidle_events(in, out, IS_FMT_TEXT, &h, &st, &err))
+			fail_msg("%s: %s", in, err->message);
+		is_trace_header_clear(&h);
+		assert_int_equal(st.backwards, 2);
+		assert_int_equal(st.raised, 1);
+		a = replay_backwards(is_governor_find(pairs[i].lib), out, false, &ma);
+		b = replay_backwards(pairs[i].ref, out, false, &mb);
+		assert_int_equal(ma, 0);
+		assert_int_equal(mb, 0);
+		assert_int_equal(a->len, b->len);
+		assert_memory_equal(a->data, b->data, a->len * sizeof(int));
+		g_array_free(a, true);
+		g_array_free(b, true);
+		/* clamped: the kernel's file and the port still agree, not with k= */
+		a = replay_backwards(is_governor_find(pairs[i].lib), out, true, &mc);
+		b = replay_backwards(pairs[i].ref, out, true, &mb);
+		assert_memory_equal(a->data, b->data, a->len * sizeof(int));
+		if (strcmp(files[i], "ladder"))
+			assert_true(mc > 0);
+		else
+			assert_int_equal(mc, 0);
+		g_array_free(a, true);
+		g_array_free(b, true);
+		unlink(out);
+	}
+	rmdir(dir);
+}
+
 /* ---- --bench ------------------------------------------------------------ */
 
 static double now_s(void)
@@ -354,6 +473,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_closed_loop),
 		cmocka_unit_test(test_poll_lock_in),
 		cmocka_unit_test(test_report_mt8196),
+		cmocka_unit_test(test_backwards_clock),
 	};
 
 	if (argc > 1 && !strcmp(argv[1], "--bench"))

@@ -2,7 +2,8 @@
 /*
  * Two governors side by side on long seeded random streams that reach
  * every branch: random sleep lengths (negative, within a tick, beyond it,
- * KTIME_MAX), latency limits, stopped ticks, states disabled and enabled
+ * KTIME_MAX), negative residencies and time spans (a clock that ran
+ * backwards), latency limits, stopped ticks, states disabled and enabled
  * on the fly, tables with ties, a non-polling state 0, one state and
  * CPUIDLE_STATE_MAX states, in model and exact mode.  Every decision
  * (state, stop_tick, whether the sleep length was read, the random draw),
@@ -99,6 +100,11 @@ static void next_record(struct stream *st, struct is_record *r)
 	r->kstate = (int8_t)((x >> 52) % (uint64_t)st->nstates);
 	r->span_ns = r->idle_ns + span(&st->s) / 100;
 	r->lres_ns = (x >> 56) % 8 == 0 ? span(&st->s) : r->idle_ns;
+	if ((x >> 56) % 8 == 1) {
+		/* the clock ran backwards within the pass: both negative */
+		r->lres_ns = -span(&st->s);
+		r->span_ns = r->lres_ns - span(&st->s) / 100;
+	}
 	if ((x >> 58) % 4 == 0)
 		r->flags |= IS_F_GT;
 	if ((x >> 60) % 8 == 0)
