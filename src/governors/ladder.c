@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
+/**
  * DOC: ladder - step one state at a time (Linux 6.12)
  *
  * Follows drivers/cpuidle/governors/ladder.c of Debian's linux-source-6.12

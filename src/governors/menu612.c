@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
+/**
  * DOC: menu-6.12 - the menu governor (Linux 6.12)
  *
  * Follows drivers/cpuidle/governors/menu.c of Debian's linux-source-6.12

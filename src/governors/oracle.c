@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
+/**
  * DOC: oracle - the upper bound
  *
  * Knows the true time till the next wakeup (is_gov_call.oracle_*, a

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
+/**
  * DOC: recorded - the traced kernel's own decisions
  *
  * Returns the state the trace says the kernel chose (k=) and its

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
+/**
  * DOC: teo-5.7 - Timer Events Oriented governor as in Linux v5.7
  *
  * The baseline of the 2020 weighted-TEO RFC.  Follows

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/*
+/**
  * DOC: teo-6.12 - Timer Events Oriented governor (Linux 6.12)
  *
  * Follows drivers/cpuidle/governors/teo.c of Debian's linux-source-6.12
@@ -37,7 +37,9 @@
  * dev->last_state_idx starts at 0 (the per-CPU cpuidle_device is
  * zero-initialised), so the first select runs teo_update() on the zeroed
  * data, as a kernel booted with cpuidle.governor=teo does.
- *
+ */
+
+/**
  * DOC: wteo - weighted history on top of teo-6.12
  *
  * The RFC's idea ported onto 6.12 TEO, the same algorithm as the kernel

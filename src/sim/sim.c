@@ -59,7 +59,6 @@
 #include <string.h>
 
 #include "idlesim/sim.h"
-#include "../governors/governors.h"
 
 /* Records decoded per call to a source that can hand out several. */
 #define SIM_BATCH 4
