@@ -7,4 +7,5 @@
 #include "idlesim/metrics.h"
 #include "idlesim/sim.h"
 #include "idlesim/sweep.h"
+#include "idlesim/run.h"
 #endif

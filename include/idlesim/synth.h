@@ -121,6 +121,14 @@ struct is_synth_config {
 	int64_t latency_req_ns;   /* PM QoS limit in every record */
 };
 
+/*
+ * The header of a trace of scenario @cfg on table @t, as `idlesim synth`
+ * writes it (its source line names the scenario and every param, and
+ * latency_us= when @latency_given).  Clears @h first.
+ */
+void is_synth_header(const struct is_synth_config *cfg, const struct is_state_table *t,
+		     bool latency_given, struct is_trace_header *h);
+
 struct is_synth;
 struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error);
 void is_synth_free(struct is_synth *g);

@@ -61,15 +61,6 @@ bool cli_plot_dir(const char *dir);
 bool cli_plot_file(const char *dir, const char *name, const char *text);
 bool cli_plot_run(const char *dir, const char *script);
 
-/* One governor's result for output. */
-struct gov_result {
-	const struct is_governor *gov;
-	struct is_params params;
-	uint64_t seed;
-	struct is_sim *sim;
-	struct is_metrics total;
-};
-
 struct run_report {
 	const char *trace_path;
 	const struct is_trace_header *hdr;
@@ -78,7 +69,7 @@ struct run_report {
 	const char *mode;
 	int baseline;
 	int ngov;
-	struct gov_result *res;
+	struct is_run_gov *res;
 	int cpus;
 };
 

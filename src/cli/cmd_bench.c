@@ -101,40 +101,26 @@ static bool run_closed(const struct is_governor *g, const char *workload, gint64
 		       double *secs, uint64_t *n, uint64_t *sel, GError **err)
 {
 	struct is_synth_config scfg;
-	struct is_sim_config cfg = { 0 };
-	struct is_state_table *table;
-	struct is_synth_bounded b = { .periods = (uint64_t)periods };
-	struct is_source src;
-	struct is_sim *sim;
+	struct is_run_gov rg = { .gov = g, .seed = 1 };
+	struct is_run_input *in;
+	uint64_t records;
 	double t0;
+	int failed;
 	bool ok;
 
 	synth_config(workload, &scfg);
-	table = is_states_open("power9", &cfg.disabled, err);
-	if (!table)
+	in = is_run_open_workload(&scfg, (uint64_t)periods, 0, NULL, false, err);
+	if (!in)
 		return false;
-	cfg.states = table;
-	cfg.gov = g;
-	is_params_defaults(g, &cfg.params);
-	cfg.cpus = scfg.cpus;
-	cfg.hz = scfg.hz;
-	cfg.seed = 1;
-	is_source_from_synth_bounded(&src, &b);
+	is_params_defaults(g, &rg.params);
 	t0 = now_s();
-	b.g = is_synth_new(&scfg, err);
-	sim = b.g ? is_sim_new(&cfg, err) : NULL;
-	ok = sim && is_sim_run(sim, &src, err);
+	ok = is_run_build(in, IS_SIM_MODEL, &rg, 1, err) &&
+	     is_run_execute(in, &rg, 1, &records, &failed, err);
 	*secs = now_s() - t0;
-	*n = sim ? is_sim_records(sim) : 0;
-	if (sim) {
-		struct is_metrics m;
-
-		is_sim_total(sim, &m);
-		*sel = m.selections;
-	}
-	is_sim_free(sim);
-	is_synth_free(b.g);
-	is_states_free(table);
+	*n = rg.sim ? is_sim_records(rg.sim) : 0;
+	*sel = ok ? rg.total.selections : 0;
+	is_run_gov_clear(&rg, 1);
+	is_run_input_free(in);
 	return ok;
 }
 
@@ -296,16 +282,9 @@ int cmd_bench(int argc, char **argv)
 	}
 	for (const struct is_governor *const *gp = is_governors(); *gp; gp++) {
 		const struct is_governor *g = *gp;
-		struct is_trace_reader *r;
-		const struct is_trace_header *h;
-		struct is_state_table *table;
-		struct is_sim *sim;
-		struct is_source src;
-		struct is_sim_config cfg = { 0 };
 		struct rusage ru;
 		double t0, dt, best;
 		uint64_t n = 0, sel = 0;
-		struct is_metrics m;
 
 		bool skip = names != NULL || g->needs_recorded; /* synthetic: no k= */
 
@@ -335,39 +314,28 @@ int cmd_bench(int argc, char **argv)
 				best = dt;
 		}
 		for (gint64 rep = 0; rep < repeat && !closed; rep++) {
-			r = is_trace_open(trace, &err);
-			if (!r)
+			struct is_run_gov rg = { .gov = g, .seed = 1 };
+			struct is_run_input *in = is_run_open_trace(trace, NULL, &err);
+			int failed;
+			bool ok;
+
+			if (!in)
 				goto fail;
-			h = is_trace_reader_header(r);
-			table = is_trace_states_open(trace, h, NULL, &cfg.disabled, &err);
-			if (!table) {
-				is_trace_close(r);
-				goto fail;
-			}
-			cfg.states = table;
-			cfg.gov = g;
-			is_params_defaults(g, &cfg.params);
-			cfg.cpus = h->cpus;
-			cfg.hz = h->hz;
-			cfg.seed = 1;
-			sim = is_sim_new(&cfg, &err);
-			is_source_from_reader(&src, r);
+			is_params_defaults(g, &rg.params);
+			ok = is_run_build(in, IS_SIM_MODEL, &rg, 1, &err);
 			t0 = now_s();
-			if (!sim || !is_sim_run(sim, &src, &err)) {
-				is_sim_free(sim);
-				is_states_free(table);
-				is_trace_close(r);
-				goto fail;
-			}
+			ok = ok && is_run_execute(in, &rg, 1, &n, &failed, &err);
 			dt = now_s() - t0;
+			if (ok) {
+				n = is_sim_records(rg.sim);
+				sel = rg.total.selections;
+			}
+			is_run_gov_clear(&rg, 1);
+			is_run_input_free(in);
+			if (!ok)
+				goto fail;
 			if (!best || dt < best)
 				best = dt;
-			n = is_sim_records(sim);
-			is_sim_total(sim, &m);
-			sel = m.selections;
-			is_sim_free(sim);
-			is_states_free(table);
-			is_trace_close(r);
 		}
 		getrusage(RUSAGE_SELF, &ru);
 		/*

@@ -68,15 +68,13 @@ int cmd_replay(int argc, char **argv)
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("TRACE - replay one governor decision by decision");
 	struct replay_ctx rc = { 0 };
-	struct is_sim_config cfg = { 0 };
-	struct is_state_table *table = NULL;
-	struct is_trace_reader *r = NULL;
-	struct is_sim *sim = NULL;
-	struct is_source src;
+	struct is_run_gov g = { 0 };
+	struct is_run_input *in = NULL;
+	enum is_sim_mode smode;
 	struct cli_out o = { 0 };
-	const struct is_trace_header *h;
+	uint64_t records;
 	GError *err = NULL;
-	int code;
+	int code, failed;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!cli_parse(ctx, &argc, &argv, &code))
@@ -91,36 +89,30 @@ int cmd_replay(int argc, char **argv)
 		cli_error("--seed must be >= 0");
 		return EXIT_USAGE;
 	}
-	if (mode && strcmp(mode, "model") && strcmp(mode, "exact")) {
+	smode = check ? IS_SIM_EXACT : IS_SIM_MODEL;
+	if (mode && !is_run_mode_parse(mode, &smode)) {
 		cli_error("--mode must be model or exact, not '%s'", mode);
 		return EXIT_USAGE;
 	}
-	cfg.gov = is_governor_find(gov);
-	if (!cfg.gov) {
+	g.gov = is_governor_find(gov);
+	if (!g.gov) {
 		cli_error("--governor: unknown governor '%s' (see idlesim governors)", gov);
 		return EXIT_USAGE;
 	}
-	is_params_defaults(cfg.gov, &cfg.params);
+	is_params_defaults(g.gov, &g.params);
 	for (int i = 0; params && params[i]; i++)
-		if (!is_params_set(cfg.gov, &cfg.params, params[i], &err)) {
+		if (!is_params_set(g.gov, &g.params, params[i], &err)) {
 			cli_error("--param %s: %s", params[i], err->message);
 			g_error_free(err);
 			return EXIT_USAGE;
 		}
-	r = is_trace_open(argv[1], &err);
-	if (!r)
+	in = is_run_open_trace(argv[1], states, &err);
+	if (!in)
 		goto fail;
-	h = is_trace_reader_header(r);
-	table = is_trace_states_open(argv[1], h, states, &cfg.disabled, &err);
-	if (!table)
-		goto fail;
-	cfg.states = table;
-	cfg.cpus = h->cpus;
-	cfg.hz = h->hz;
-	cfg.mode = (mode ? strcmp(mode, "exact") == 0 : check) ? IS_SIM_EXACT : IS_SIM_MODEL;
-	cfg.seed = seed >= 0 ? (uint64_t)seed : h->has_seed ? h->seed : 1;
-	sim = is_sim_new(&cfg, &err);
-	if (!sim)
+	g.seed = is_run_seed(seed, &in->hdr);
+	g.observer = on_decision;
+	g.observer_ctx = &rc;
+	if (!is_run_build(in, smode, &g, 1, &err))
 		goto fail;
 	rc.check = check;
 	if (digest)
@@ -132,9 +124,7 @@ int cmd_replay(int argc, char **argv)
 		}
 		rc.dec = o.f;
 	}
-	is_sim_set_observer(sim, on_decision, &rc);
-	is_source_from_reader(&src, r);
-	if (!is_sim_run(sim, &src, &err)) {
+	if (!is_run_execute(in, &g, 1, &records, &failed, &err)) {
 		g_prefix_error(&err, "%s: ", argv[1]);
 		goto fail;
 	}
@@ -146,12 +136,12 @@ int cmd_replay(int argc, char **argv)
 	rc.dec = NULL;
 	code = EXIT_OK;
 	if (digest)
-		printf("%s %s %s\n", g_checksum_get_string(rc.sum), cfg.gov->name, argv[1]);
+		printf("%s %s %s\n", g_checksum_get_string(rc.sum), g.gov->name, argv[1]);
 	if (dump) {
 		GString *text = g_string_new(NULL);
 
-		if (!is_sim_dump(sim, text)) {
-			cli_error("--dump-state: governor %s has no state to print", cfg.gov->name);
+		if (!is_sim_dump(g.sim, text)) {
+			cli_error("--dump-state: governor %s has no state to print", g.gov->name);
 			code = EXIT_USAGE;
 		}
 		fputs(text->str, stdout);
@@ -159,7 +149,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	if (check) {
 		printf("%s: %" G_GUINT64_FORMAT " decisions compared, %" G_GUINT64_FORMAT
-		       " mismatches\n", cfg.gov->name, rc.compared, rc.mismatches);
+		       " mismatches\n", g.gov->name, rc.compared, rc.mismatches);
 		if (rc.mismatches) {
 			const struct is_decision *d = &rc.first;
 
@@ -169,7 +159,7 @@ int cmd_replay(int argc, char **argv)
 			       " tick_stopped %d lat %" G_GINT64_FORMAT ")\n",
 			       d->record + 1, d->cpu, d->t_ns, d->rec->kstate,
 			       !!(d->rec->flags & IS_F_KSTOP), !!(d->rec->flags & IS_F_SLR),
-			       cfg.gov->name, d->state, d->stop_tick, d->sleep_length_read,
+			       g.gov->name, d->state, d->stop_tick, d->sleep_length_read,
 			       d->sleep_ns, d->delta_next_ns, d->tick_stopped, d->latency_req_ns);
 			code = EXIT_RUNTIME;
 		}
@@ -188,8 +178,7 @@ out:
 		cli_out_abort(&o);
 	if (rc.sum)
 		g_checksum_free(rc.sum);
-	is_sim_free(sim);
-	is_states_free(table);
-	is_trace_close(r);
+	is_run_gov_clear(&g, 1);
+	is_run_input_free(in);
 	return code;
 }

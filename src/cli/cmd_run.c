@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "idlesim/synth.h"
 
-static bool apply_params(struct gov_result *res, int ngov, char **kvs, int *code)
+static bool apply_params(struct is_run_gov *res, int ngov, char **kvs, int *code)
 {
 	for (int k = 0; kvs && kvs[k]; k++) {
 		const char *kv = kvs[k];
@@ -68,19 +68,14 @@ int cmd_run(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx = g_option_context_new("- replay a trace through governors");
 	struct cli_workload wl = { 0 };
 	struct is_synth_config scfg = { 0 };
-	struct is_trace_header wh;
 	GError *err = NULL;
-	struct is_trace_reader *r = NULL;
-	struct is_state_table *table = NULL;
-	struct gov_result *res = NULL;
+	struct is_run_input *in = NULL;
+	struct is_run_gov *res = NULL;
 	struct run_report rep = { 0 };
-	const struct is_trace_header *h;
-	struct is_record rec;
+	enum is_sim_mode smode = IS_SIM_MODEL;
 	struct cli_out o;
-	uint32_t disabled = 0;
-	int code = EXIT_RUNTIME, ngov, n;
+	int code = EXIT_RUNTIME, ngov, failed;
 
-	is_trace_header_init(&wh);
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_add_group(ctx, cli_workload_options(&wl));
 	g_option_context_set_description(ctx,
@@ -111,7 +106,7 @@ int cmd_run(int argc, char **argv)
 		cli_error("--format must be table, csv or json, not '%s'", format);
 		goto out;
 	}
-	if (mode && strcmp(mode, "model") && strcmp(mode, "exact")) {
+	if (mode && !is_run_mode_parse(mode, &smode)) {
 		cli_error("--mode must be model or exact, not '%s'", mode);
 		goto out;
 	}
@@ -123,7 +118,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	names = g_strsplit(govs, ",", -1);
 	ngov = (int)g_strv_length(names);
-	res = g_new0(struct gov_result, ngov);
+	res = g_new0(struct is_run_gov, ngov);
 	rep.baseline = 0;
 	for (int i = 0; i < ngov; i++) {
 		res[i].gov = is_governor_find(names[i]);
@@ -140,80 +135,32 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	code = EXIT_RUNTIME;
 
-	if (wl.name) {
-		table = is_states_open(states ? states : "power9", &disabled, &err);
-		if (!table)
-			goto fail;
-		cli_workload_header(&wl, &scfg, table, &wh);
-		h = &wh;
-	} else {
-		r = is_trace_open(trace, &err);
-		if (!r)
-			goto fail;
-		h = is_trace_reader_header(r);
-		table = is_trace_states_open(trace, h, states, &disabled, &err);
-		if (!table)
-			goto fail;
-	}
-	for (int i = 0; i < ngov; i++) {
-		struct is_sim_config cfg = {
-			.states = table,
-			.gov = res[i].gov,
-			.params = res[i].params,
-			.cpus = h->cpus,
-			.hz = h->hz,
-			.mode = mode && strcmp(mode, "exact") == 0 ? IS_SIM_EXACT : IS_SIM_MODEL,
-			.seed = seed >= 0 ? (uint64_t)seed : h->has_seed ? h->seed : 1,
-			.disabled = disabled,
-		};
-
-		res[i].seed = cfg.seed;
-		res[i].sim = is_sim_new(&cfg, &err);
-		if (!res[i].sim)
-			goto fail;
-	}
-	if (wl.name) {
-		/* Closed loop: each governor drives its own copy of the scenario. */
-		for (int i = 0; i < ngov; i++) {
-			struct is_synth_bounded lim = { .periods = (uint64_t)wl.periods,
-							.until_ns = wl.until_ns };
-			struct is_source src;
-			bool ok;
-
-			lim.g = is_synth_new(&scfg, &err);
-			if (!lim.g)
-				goto fail;
-			is_source_from_synth_bounded(&src, &lim);
-			ok = is_sim_run(res[i].sim, &src, &err);
-			rep.records = lim.n;
-			is_synth_free(lim.g);
-			if (!ok) {
-				g_prefix_error(&err, "workload %s: %s: ", wl.name, res[i].gov->name);
-				goto fail;
-			}
-		}
-	} else {
-		/* One pass over the trace feeds every governor: memory is O(CPUs). */
-		while ((n = is_trace_next(r, &rec, &err)) > 0)
-			for (int i = 0; i < ngov; i++)
-				if (!is_sim_feed(res[i].sim, &rec, &err)) {
-					g_prefix_error(&err, "%s: %s: ", trace, res[i].gov->name);
-					goto fail;
-				}
-		if (n < 0)
-			goto fail;
-		rep.records = is_trace_reader_count(r);
-	}
+	if (wl.name)
+		in = is_run_open_workload(&scfg, (uint64_t)wl.periods, wl.until_ns, states,
+					  wl.latency_us >= 0, &err);
+	else
+		in = is_run_open_trace(trace, states, &err);
+	if (!in)
+		goto fail;
 	for (int i = 0; i < ngov; i++)
-		is_sim_total(res[i].sim, &res[i].total);
+		res[i].seed = is_run_seed(seed, &in->hdr);
+	if (!is_run_build(in, smode, res, ngov, &err))
+		goto fail;
+	if (!is_run_execute(in, res, ngov, &rep.records, &failed, &err)) {
+		if (failed >= 0 && wl.name)
+			g_prefix_error(&err, "workload %s: %s: ", wl.name, res[failed].gov->name);
+		else if (failed >= 0)
+			g_prefix_error(&err, "%s: %s: ", trace, res[failed].gov->name);
+		goto fail;
+	}
 
-	rep.trace_path = trace ? trace : wh.source;
-	rep.hdr = h;
-	rep.states = table;
+	rep.trace_path = trace ? trace : in->hdr.source;
+	rep.hdr = &in->hdr;
+	rep.states = in->table;
 	rep.mode = mode ? mode : "model";
 	rep.ngov = ngov;
 	rep.res = res;
-	rep.cpus = h->cpus;
+	rep.cpus = in->hdr.cpus;
 	if (!cli_out_open(&o, out))
 		goto out;
 	if (format && strcmp(format, "json") == 0)
@@ -229,12 +176,9 @@ fail:
 	g_error_free(err);
 	code = EXIT_RUNTIME;
 out:
-	for (int i = 0; res && i < ngov; i++)
-		is_sim_free(res[i].sim);
+	is_run_gov_clear(res, res ? ngov : 0);
 	g_free(res);
-	is_states_free(table);
-	is_trace_close(r);
-	is_trace_header_clear(&wh);
+	is_run_input_free(in);
 	g_free(wl.name);
 	g_strfreev(wl.params);
 	g_free(wl.duration);

@@ -111,28 +111,7 @@ bool cli_workload_config(struct cli_workload *w, struct is_synth_config *cfg, in
 void cli_workload_header(const struct cli_workload *w, const struct is_synth_config *cfg,
 			 const struct is_state_table *t, struct is_trace_header *h)
 {
-	g_autoptr(GString) src = g_string_new("idlesim synth --workload ");
-
-	is_trace_header_clear(h);
-	is_trace_header_init(h);
-	g_strlcpy(h->states, t->name, sizeof(h->states));
-	h->state_count = t->count;
-	h->hz = cfg->hz;
-	h->cpus = cfg->cpus;
-	h->has_seed = true;
-	h->seed = cfg->seed;
-	g_string_append(src, cfg->w->name);
-	for (int i = 0; i < cfg->w->nparams; i++) {
-		const struct is_param_desc *d = &cfg->w->params[i];
-
-		if (d->choices)
-			g_string_append_printf(src, " %s=%s", d->name, d->choices[cfg->params.v[i]]);
-		else
-			g_string_append_printf(src, " %s=%" G_GINT64_FORMAT, d->name, cfg->params.v[i]);
-	}
-	if (w->latency_us >= 0)
-		g_string_append_printf(src, " latency_us=%" G_GINT64_FORMAT, w->latency_us);
-	g_strlcpy(h->source, src->str, sizeof(h->source));
+	is_synth_header(cfg, t, w->latency_us >= 0, h);
 }
 
 static void list_workloads(void)

@@ -112,7 +112,7 @@ static void json_metrics(FILE *f, const struct is_metrics *m, const struct is_st
 
 void report_json(FILE *f, const struct run_report *r)
 {
-	const struct gov_result *b = &r->res[r->baseline];
+	const struct is_run_gov *b = &r->res[r->baseline];
 	struct is_latency_summary bl;
 
 	is_metrics_latency(&b->total, r->states, &bl);
@@ -138,7 +138,7 @@ void report_json(FILE *f, const struct run_report *r)
 	fprintf(f, "]},\n  \"mode\": \"%s\",\n  \"baseline\": \"%s\",\n  \"governors\": [",
 		r->mode, b->gov->name);
 	for (int g = 0; g < r->ngov; g++) {
-		const struct gov_result *x = &r->res[g];
+		const struct is_run_gov *x = &r->res[g];
 		g_autofree char *ps = is_params_format(x->gov, &x->params);
 		struct is_latency_summary l;
 
@@ -166,7 +166,7 @@ void report_json(FILE *f, const struct run_report *r)
 void report_csv(FILE *f, const struct run_report *r)
 {
 	const struct is_state_table *t = r->states;
-	const struct gov_result *b = &r->res[r->baseline];
+	const struct is_run_gov *b = &r->res[r->baseline];
 
 	fprintf(f, "governor,params,seed,selections,correct_pct");
 	for (int k = 1; k < t->count; k++)
@@ -178,7 +178,7 @@ void report_csv(FILE *f, const struct run_report *r)
 		fprintf(f, ",usage_%s,time_ns_%s", t->s[i].name, t->s[i].name);
 	fprintf(f, "\n");
 	for (int g = 0; g < r->ngov; g++) {
-		const struct gov_result *x = &r->res[g];
+		const struct is_run_gov *x = &r->res[g];
 		const struct is_metrics *m = &x->total;
 		g_autofree char *ps = is_params_format(x->gov, &x->params);
 		struct is_latency_summary l;
@@ -205,7 +205,7 @@ void report_csv(FILE *f, const struct run_report *r)
 void report_table(FILE *f, const struct run_report *r)
 {
 	const struct is_state_table *t = r->states;
-	const struct gov_result *b = &r->res[r->baseline];
+	const struct is_run_gov *b = &r->res[r->baseline];
 	struct is_latency_summary bl;
 
 	is_metrics_latency(&b->total, t, &bl);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "idlesim/run.h"
 #include "idlesim/sweep.h"
 
 /*
@@ -90,23 +91,22 @@ struct is_sweep_trace *is_sweep_workload_new(const struct is_synth_config *cfg,
 {
 	g_autoptr(GString) id = g_string_new(NULL);
 	g_autofree char *sum = NULL;
+	struct is_run_input *in = is_run_open_workload(cfg, periods, until_ns, states, false,
+							 error);
 	struct is_sweep_trace *t;
 
-	if (!cfg->w || (periods == 0) == (until_ns <= 0)) {
-		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-			    "a synthetic source needs a scenario and one of periods and a duration");
+	if (!in)
 		return NULL;
-	}
 	t = g_new0(struct is_sweep_trace, 1);
 	t->synthetic = true;
 	t->syn = *cfg;
 	t->periods = periods;
 	t->until_ns = until_ns;
-	t->table = is_states_open(states ? states : "power9", &t->disabled, error);
-	if (!t->table) {
-		is_sweep_trace_free(t);
-		return NULL;
-	}
+	t->table = g_steal_pointer(&in->table);
+	t->disabled = in->disabled;
+	is_trace_header_init(&t->hdr);
+	is_trace_header_copy(&t->hdr, &in->hdr);
+	is_run_input_free(in);
 	t->path = g_strdup_printf("workload:%s seed=%" G_GUINT64_FORMAT, cfg->w->name, cfg->seed);
 	g_string_append_printf(id, "workload %s cpus %d hz %d seed %" G_GUINT64_FORMAT
 			       " latency %" G_GINT64_FORMAT " periods %" G_GUINT64_FORMAT
@@ -116,13 +116,6 @@ struct is_sweep_trace *is_sweep_workload_new(const struct is_synth_config *cfg,
 		g_string_append_printf(id, " %" G_GINT64_FORMAT, cfg->params.v[i]);
 	sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, id->str, (gssize)id->len);
 	g_strlcpy(t->sha256, sum, sizeof(t->sha256));
-	is_trace_header_init(&t->hdr);
-	g_strlcpy(t->hdr.states, t->table->name, sizeof(t->hdr.states));
-	t->hdr.state_count = t->table->count;
-	t->hdr.hz = cfg->hz;
-	t->hdr.cpus = cfg->cpus;
-	t->hdr.has_seed = true;
-	t->hdr.seed = cfg->seed;
 	return t;
 }
 
@@ -139,9 +132,7 @@ void is_sweep_trace_free(struct is_sweep_trace *t)
 
 uint64_t is_sweep_job_seed(int64_t seed, const struct is_sweep_trace *t)
 {
-	if (seed >= 0)
-		return (uint64_t)seed;
-	return t->hdr.has_seed ? t->hdr.seed : 1;
+	return is_run_seed(seed, &t->hdr);
 }
 
 /*

@@ -291,3 +291,31 @@ const struct is_workload *is_workload_find(const char *name)
 			return all[i];
 	return NULL;
 }
+
+void is_synth_header(const struct is_synth_config *cfg, const struct is_state_table *t,
+		     bool latency_given, struct is_trace_header *h)
+{
+	g_autoptr(GString) src = g_string_new("idlesim synth --workload ");
+
+	is_trace_header_clear(h);
+	is_trace_header_init(h);
+	g_strlcpy(h->states, t->name, sizeof(h->states));
+	h->state_count = t->count;
+	h->hz = cfg->hz;
+	h->cpus = cfg->cpus;
+	h->has_seed = true;
+	h->seed = cfg->seed;
+	g_string_append(src, cfg->w->name);
+	for (int i = 0; i < cfg->w->nparams; i++) {
+		const struct is_param_desc *d = &cfg->w->params[i];
+
+		if (d->choices)
+			g_string_append_printf(src, " %s=%s", d->name, d->choices[cfg->params.v[i]]);
+		else
+			g_string_append_printf(src, " %s=%" G_GINT64_FORMAT, d->name, cfg->params.v[i]);
+	}
+	if (latency_given)
+		g_string_append_printf(src, " latency_us=%" G_GINT64_FORMAT,
+				       cfg->latency_req_ns / 1000);
+	g_strlcpy(h->source, src->str, sizeof(h->source));
+}

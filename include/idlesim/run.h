@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The run layer: one input through one or more governors, one simulation
+ * each, as the kernel has one select -> enter -> reflect path.
+ *
+ * An input is opened once (is_run_open_trace(), is_run_open_workload()):
+ * its header and its state table are resolved there, the trace's own
+ * table or a named one, a scenario's header as `idlesim synth` writes it.
+ * is_run_build() then makes a simulation per governor and
+ * is_run_execute() feeds them:
+ * a trace in one pass (memory O(CPUs), however many governors), a
+ * scenario closed loop, each simulation driving its own copy of it,
+ * generated from the scenario's seed, so that a deeper state's exit
+ * latency or a kept tick moves that governor's work and no other's.
+ *
+ * Users: `idlesim run`, `replay`, `bench`.  Nothing here prints.
+ */
+#ifndef IDLESIM_RUN_H
+#define IDLESIM_RUN_H
+
+#include "idlesim/sim.h"
+#include "idlesim/synth.h"
+
+/* "model" or "exact" into *mode; false for anything else. */
+bool is_run_mode_parse(const char *s, enum is_sim_mode *mode);
+
+/*
+ * The seed of the governors' random streams: @seed when >= 0, else the
+ * input's (a scenario's, or a trace header's "seed"), else 1.
+ */
+uint64_t is_run_seed(int64_t seed, const struct is_trace_header *h);
+
+struct is_run_input {
+	char *path;                     /* the trace; NULL for a scenario */
+	struct is_trace_reader *reader; /* a trace: read by the one execution */
+	bool synthetic;
+	struct is_synth_config syn;     /* a scenario, and its bounds: */
+	uint64_t periods;               /* ... stop after this many periods */
+	int64_t until_ns;               /* ... or at this time (0: no bound) */
+	struct is_trace_header hdr;     /* the trace's, or the scenario's */
+	struct is_state_table *table;
+	uint32_t disabled;              /* the table's states disabled by default */
+};
+
+/*
+ * A trace file (text or binary); @states: NULL for the table its header
+ * names, else NAME|FILE|DIR (is_trace_states_open()).
+ */
+struct is_run_input *is_run_open_trace(const char *path, const char *states, GError **error);
+/*
+ * A scenario (@cfg as is_synth_new() takes it), bounded by @periods or
+ * @until_ns; @states: NULL for power9.  The header is what `idlesim
+ * synth` writes (is_synth_header()).
+ */
+struct is_run_input *is_run_open_workload(const struct is_synth_config *cfg, uint64_t periods,
+					  int64_t until_ns, const char *states,
+					  bool latency_given, GError **error);
+void is_run_input_free(struct is_run_input *in);
+
+/* One governor of a run. */
+struct is_run_gov {
+	/* set by the caller */
+	const struct is_governor *gov;
+	struct is_params params;
+	uint64_t seed;                  /* is_run_seed() */
+	is_decision_fn observer;        /* optional, with its context */
+	void *observer_ctx;
+	/* made by is_run_build(), the caller's to free (is_run_gov_clear()),
+	 * for its per-CPU metrics and dumps; total: by is_run_execute() */
+	struct is_sim *sim;
+	struct is_metrics total;
+};
+
+/*
+ * Builds the simulations of the @n governors of @g over @in in @mode (their
+ * observers set); on an error the ones built so far stay in @g.
+ */
+bool is_run_build(const struct is_run_input *in, enum is_sim_mode mode, struct is_run_gov *g,
+		  int n, GError **error);
+/*
+ * Runs @in through the built simulations of @g and fills their totals.
+ * A trace can be run once (it is read as it goes).  On an error, *failed
+ * is the index of the governor whose simulation refused a record, or -1
+ * when the input did (a read error, a scenario that does not start), so
+ * that the caller can say which.  *records: the input's records (a
+ * scenario: those of the last governor's run).
+ */
+bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64_t *records,
+		    int *failed, GError **error);
+/* Frees the simulations of @g[0..n). */
+void is_run_gov_clear(struct is_run_gov *g, int n);
+
+#endif

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The run layer: one input through one or more governors (idlesim/run.h). */
+#include <string.h>
+
+#include "idlesim/run.h"
+
+bool is_run_mode_parse(const char *s, enum is_sim_mode *mode)
+{
+	if (strcmp(s, "model") == 0)
+		*mode = IS_SIM_MODEL;
+	else if (strcmp(s, "exact") == 0)
+		*mode = IS_SIM_EXACT;
+	else
+		return false;
+	return true;
+}
+
+uint64_t is_run_seed(int64_t seed, const struct is_trace_header *h)
+{
+	if (seed >= 0)
+		return (uint64_t)seed;
+	return h->has_seed ? h->seed : 1;
+}
+
+struct is_run_input *is_run_open_trace(const char *path, const char *states, GError **error)
+{
+	struct is_run_input *in = g_new0(struct is_run_input, 1);
+
+	is_trace_header_init(&in->hdr);
+	in->path = g_strdup(path);
+	in->reader = is_trace_open(path, error);
+	if (!in->reader)
+		goto fail;
+	is_trace_header_copy(&in->hdr, is_trace_reader_header(in->reader));
+	in->table = is_trace_states_open(path, &in->hdr, states, &in->disabled, error);
+	if (!in->table)
+		goto fail;
+	return in;
+fail:
+	is_run_input_free(in);
+	return NULL;
+}
+
+struct is_run_input *is_run_open_workload(const struct is_synth_config *cfg, uint64_t periods,
+					  int64_t until_ns, const char *states,
+					  bool latency_given, GError **error)
+{
+	struct is_run_input *in;
+
+	if (!cfg->w || (periods == 0) == (until_ns <= 0)) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "a synthetic source needs a scenario and one of periods and a duration");
+		return NULL;
+	}
+	in = g_new0(struct is_run_input, 1);
+	is_trace_header_init(&in->hdr);
+	in->synthetic = true;
+	in->syn = *cfg;
+	in->periods = periods;
+	in->until_ns = until_ns;
+	in->table = is_states_open(states ? states : "power9", &in->disabled, error);
+	if (!in->table) {
+		is_run_input_free(in);
+		return NULL;
+	}
+	is_synth_header(cfg, in->table, latency_given, &in->hdr);
+	return in;
+}
+
+void is_run_input_free(struct is_run_input *in)
+{
+	if (!in)
+		return;
+	is_trace_close(in->reader);
+	is_states_free(in->table);
+	is_trace_header_clear(&in->hdr);
+	g_free(in->path);
+	g_free(in);
+}
+
+void is_run_gov_clear(struct is_run_gov *g, int n)
+{
+	for (int i = 0; g && i < n; i++) {
+		is_sim_free(g[i].sim);
+		g[i].sim = NULL;
+	}
+}
+
+bool is_run_build(const struct is_run_input *in, enum is_sim_mode mode, struct is_run_gov *g,
+		  int n, GError **error)
+{
+	for (int i = 0; i < n; i++) {
+		struct is_sim_config cfg = {
+			.states = in->table,
+			.gov = g[i].gov,
+			.params = g[i].params,
+			.cpus = in->hdr.cpus,
+			.hz = in->hdr.hz,
+			.mode = mode,
+			.seed = g[i].seed,
+			.disabled = in->disabled,
+		};
+
+		g[i].sim = is_sim_new(&cfg, error);
+		if (!g[i].sim)
+			return false;
+		if (g[i].observer)
+			is_sim_set_observer(g[i].sim, g[i].observer, g[i].observer_ctx);
+	}
+	return true;
+}
+
+bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64_t *records,
+		    int *failed, GError **error)
+{
+	struct is_record rec;
+	int r;
+
+	*failed = -1;
+	*records = 0;
+	if (in->synthetic) {
+		/* closed loop: each governor drives its own copy of the scenario */
+		for (int i = 0; i < n; i++) {
+			struct is_synth_bounded lim = { .periods = in->periods,
+							.until_ns = in->until_ns };
+			struct is_source src;
+			bool ok;
+
+			lim.g = is_synth_new(&in->syn, error);
+			if (!lim.g)
+				return false;
+			is_source_from_synth_bounded(&src, &lim);
+			ok = is_sim_run(g[i].sim, &src, error);
+			*records = lim.n;
+			is_synth_free(lim.g);
+			if (!ok) {
+				*failed = i;
+				return false;
+			}
+		}
+	} else if (n == 1) {
+		/* one simulation: the reader's batches straight into it */
+		struct is_source src;
+
+		is_source_from_reader(&src, in->reader);
+		if (!is_sim_run(g[0].sim, &src, error)) {
+			/* a refused record, or a read error: which one, say the counts */
+			*failed = is_sim_records(g[0].sim) < is_trace_reader_count(in->reader) ? 0 : -1;
+			return false;
+		}
+		*records = is_trace_reader_count(in->reader);
+	} else {
+		/* One pass over the trace feeds every governor: memory is O(CPUs). */
+		while ((r = is_trace_next(in->reader, &rec, error)) > 0)
+			for (int i = 0; i < n; i++)
+				if (!is_sim_feed(g[i].sim, &rec, error)) {
+					*failed = i;
+					return false;
+				}
+		if (r < 0)
+			return false;
+		*records = is_trace_reader_count(in->reader);
+	}
+	for (int i = 0; i < n; i++)
+		is_sim_total(g[i].sim, &g[i].total);
+	return true;
+}
