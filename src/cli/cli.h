@@ -104,4 +104,20 @@ void cli_workload_header(const struct cli_workload *w, const struct is_synth_con
 			 const struct is_state_table *t, struct is_trace_header *h);
 bool cli_parse_duration(const char *s, int64_t *ns);
 
+/* `idlesim run` after its option checks (cmd_run.c); also import --report. */
+struct cli_run_opts {
+	const char *trace;                 /* a trace, or ... */
+	const struct cli_workload *wl;     /* ... a scenario (checked), with */
+	const struct is_synth_config *scfg;
+	const char *states;                /* NULL: the input's own table */
+	const char *govs;                  /* comma-separated */
+	char **params;                     /* --param KVs, may be NULL */
+	const char *baseline;              /* NULL: the first governor */
+	enum is_sim_mode mode;
+	int64_t seed;                      /* < 0: the input's, else 1 */
+	const char *format;                /* NULL: table */
+	const char *out;                   /* NULL or "-": stdout */
+};
+int cli_run(const struct cli_run_opts *ro);
+
 #endif

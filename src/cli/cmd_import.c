@@ -192,8 +192,9 @@ int cmd_import(int argc, char **argv)
 		g_autofree char *list = g_strconcat("recorded,",
 						    govs ? govs : "teo-6.12,menu-6.12,wteo,oracle",
 						    NULL);
-		char *rargv[] = { "run", "--trace", out, "-g", list, "--baseline", "recorded",
-				  states ? "--states" : NULL, states, NULL };
+		struct cli_run_opts ro = { .trace = out, .states = states, .govs = list,
+					   .baseline = "recorded", .mode = IS_SIM_MODEL,
+					   .seed = -1 };
 
 		fflush(stdout);
 		printf("\nThe capture's own decisions (\"recorded\") and each governor replayed on "
@@ -202,7 +203,7 @@ int cmd_import(int argc, char **argv)
 		       "governor's deeper state or kept\ntick would have moved them.  Periods "
 		       "with estimated inputs are included.\n\n");
 		fflush(stdout);
-		return cmd_run(states ? 9 : 7, rargv);
+		return cli_run(&ro);
 	}
 	return EXIT_OK;
 fail:

@@ -51,7 +51,7 @@ int cmd_run(int argc, char **argv)
 {
 	g_autofree char *trace = NULL, *govs = NULL, *states = NULL, *format = NULL;
 	g_autofree char *mode = NULL, *baseline = NULL, *out = NULL;
-	g_auto(GStrv) params = NULL, names = NULL;
+	g_auto(GStrv) params = NULL;
 	gint64 seed = -1;
 	GOptionEntry entries[] = {
 		{ "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "trace to replay (text or binary)", "FILE" },
@@ -68,13 +68,9 @@ int cmd_run(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx = g_option_context_new("- replay a trace through governors");
 	struct cli_workload wl = { 0 };
 	struct is_synth_config scfg = { 0 };
-	GError *err = NULL;
-	struct is_run_input *in = NULL;
-	struct is_run_gov *res = NULL;
-	struct run_report rep = { 0 };
 	enum is_sim_mode smode = IS_SIM_MODEL;
-	struct cli_out o;
-	int code = EXIT_RUNTIME, ngov, failed;
+	struct cli_run_opts ro;
+	int code = EXIT_RUNTIME;
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_add_group(ctx, cli_workload_options(&wl));
@@ -114,58 +110,86 @@ int cmd_run(int argc, char **argv)
 		cli_error("--seed must be >= 0");
 		goto out;
 	}
-	if (!cli_governors_check(govs))
+	ro = (struct cli_run_opts){
+		.trace = trace, .wl = wl.name ? &wl : NULL, .scfg = &scfg, .states = states,
+		.govs = govs, .params = params, .baseline = baseline, .mode = smode,
+		.seed = seed, .format = format, .out = out,
+	};
+	code = cli_run(&ro);
+out:
+	g_free(wl.name);
+	g_strfreev(wl.params);
+	g_free(wl.duration);
+	return code;
+}
+
+/*
+ * What `idlesim run` does once its options are checked (also `import
+ * --report`): the governors with their params, then the run and the report.
+ * Prints its errors; returns the exit code.
+ */
+int cli_run(const struct cli_run_opts *ro)
+{
+	g_auto(GStrv) names = NULL;
+	GError *err = NULL;
+	struct is_run_input *in = NULL;
+	struct is_run_gov *res = NULL;
+	struct run_report rep = { 0 };
+	struct cli_out o;
+	int code = EXIT_USAGE, ngov = 0, failed;
+
+	if (!cli_governors_check(ro->govs))
 		goto out;
-	names = g_strsplit(govs, ",", -1);
+	names = g_strsplit(ro->govs, ",", -1);
 	ngov = (int)g_strv_length(names);
 	res = g_new0(struct is_run_gov, ngov);
 	rep.baseline = 0;
 	for (int i = 0; i < ngov; i++) {
 		res[i].gov = is_governor_find(names[i]);
 		is_params_defaults(res[i].gov, &res[i].params);
-		if (baseline && strcmp(baseline, names[i]) == 0)
+		if (ro->baseline && strcmp(ro->baseline, names[i]) == 0)
 			rep.baseline = i;
 	}
-	if (baseline && strcmp(res[rep.baseline].gov->name, baseline) != 0) {
-		cli_error("--baseline %s is not among the --governor list", baseline);
+	if (ro->baseline && strcmp(res[rep.baseline].gov->name, ro->baseline) != 0) {
+		cli_error("--baseline %s is not among the --governor list", ro->baseline);
 		code = EXIT_USAGE;
 		goto out;
 	}
-	if (!apply_params(res, ngov, params, &code))
+	if (!apply_params(res, ngov, ro->params, &code))
 		goto out;
 	code = EXIT_RUNTIME;
 
-	if (wl.name)
-		in = is_run_open_workload(&scfg, (uint64_t)wl.periods, wl.until_ns, states,
-					  wl.latency_us >= 0, &err);
+	if (ro->wl)
+		in = is_run_open_workload(ro->scfg, (uint64_t)ro->wl->periods, ro->wl->until_ns,
+					  ro->states, ro->wl->latency_us >= 0, &err);
 	else
-		in = is_run_open_trace(trace, states, &err);
+		in = is_run_open_trace(ro->trace, ro->states, &err);
 	if (!in)
 		goto fail;
 	for (int i = 0; i < ngov; i++)
-		res[i].seed = is_run_seed(seed, &in->hdr);
-	if (!is_run_build(in, smode, res, ngov, &err))
+		res[i].seed = is_run_seed(ro->seed, &in->hdr);
+	if (!is_run_build(in, ro->mode, res, ngov, &err))
 		goto fail;
 	if (!is_run_execute(in, res, ngov, &rep.records, &failed, &err)) {
-		if (failed >= 0 && wl.name)
-			g_prefix_error(&err, "workload %s: %s: ", wl.name, res[failed].gov->name);
+		if (failed >= 0 && ro->wl)
+			g_prefix_error(&err, "workload %s: %s: ", ro->wl->name, res[failed].gov->name);
 		else if (failed >= 0)
-			g_prefix_error(&err, "%s: %s: ", trace, res[failed].gov->name);
+			g_prefix_error(&err, "%s: %s: ", ro->trace, res[failed].gov->name);
 		goto fail;
 	}
 
-	rep.trace_path = trace ? trace : in->hdr.source;
+	rep.trace_path = ro->trace ? ro->trace : in->hdr.source;
 	rep.hdr = &in->hdr;
 	rep.states = in->table;
-	rep.mode = mode ? mode : "model";
+	rep.mode = ro->mode == IS_SIM_EXACT ? "exact" : "model";
 	rep.ngov = ngov;
 	rep.res = res;
 	rep.cpus = in->hdr.cpus;
-	if (!cli_out_open(&o, out))
+	if (!cli_out_open(&o, ro->out))
 		goto out;
-	if (format && strcmp(format, "json") == 0)
+	if (ro->format && strcmp(ro->format, "json") == 0)
 		report_json(o.f, &rep);
-	else if (format && strcmp(format, "csv") == 0)
+	else if (ro->format && strcmp(ro->format, "csv") == 0)
 		report_csv(o.f, &rep);
 	else
 		report_table(o.f, &rep);
@@ -176,11 +200,8 @@ fail:
 	g_error_free(err);
 	code = EXIT_RUNTIME;
 out:
-	is_run_gov_clear(res, res ? ngov : 0);
+	is_run_gov_clear(res, ngov);
 	g_free(res);
 	is_run_input_free(in);
-	g_free(wl.name);
-	g_strfreev(wl.params);
-	g_free(wl.duration);
 	return code;
 }
