@@ -87,7 +87,7 @@ void cli_above_below(const struct is_metrics *m, const struct is_state_table *t,
 void print_params(FILE *f, const struct is_param_desc *d, int n);
 void print_states(FILE *f, const struct is_state_table *t, uint32_t disabled);
 
-/* Synthetic workload options, shared by synth and run. */
+/* Synthetic workload options (workload.c), shared by synth, run and sweep. */
 struct is_synth_config;
 struct is_synth;
 struct cli_workload {
