@@ -101,6 +101,9 @@ bool is_sim_dump(const struct is_sim *s, GString *out);
 /* Governor state blob of a CPU (for tests and dumps). */
 const void *is_sim_gov_state(const struct is_sim *s, int cpu);
 
+/* The next value of a simulated CPU's random stream (splitmix64). */
+uint64_t is_rng_next(uint64_t *s);
+
 /* TICK_NSEC for @hz, as include/vdso/jiffies.h computes it. */
 int64_t is_tick_nsec(int hz);
 /* cpuidle_poll_time() of 6.12 for a table and disable mask. */

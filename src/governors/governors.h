@@ -13,7 +13,6 @@ extern const struct is_governor is_gov_teo612;
 extern const struct is_governor is_gov_menu612;
 extern const struct is_governor is_gov_wteo;
 
-uint64_t is_rng_next(uint64_t *s);
 /* "cpuN" then "i: w0 w1 ..." rows: the kernel's debugfs wteo/weights form. */
 void is_gov_dump_matrix(GString *out, int cpu, int n, const int *m, int stride);
 
