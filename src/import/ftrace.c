@@ -15,28 +15,6 @@
 #include "capture.h"
 #include "ftrace_line.h"
 
-const char *is_capture_format_name(enum is_capture_format f)
-{
-	switch (f) {
-	case IS_CAP_FTRACE:
-		return "ftrace";
-	case IS_CAP_TRACECMD:
-		return "trace-cmd";
-	case IS_CAP_DAT:
-		return "dat";
-	default:
-		return "auto";
-	}
-}
-
-int is_capture_format_parse(const char *s)
-{
-	for (int f = IS_CAP_AUTO; f <= IS_CAP_DAT; f++)
-		if (strcmp(s, is_capture_format_name(f)) == 0)
-			return f;
-	return -1;
-}
-
 #define IS_EV(name) (l->event_len == sizeof(name) - 1 && \
 		     memcmp(l->event, name, sizeof(name) - 1) == 0)
 

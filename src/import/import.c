@@ -1,9 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Stock-capture import: format detection and dispatch to a front end. */
+/* Stock-capture import: the format names, detection and dispatch to a front end. */
 #include <errno.h>
 #include <string.h>
 
 #include "capture.h"
+
+const char *is_capture_format_name(enum is_capture_format f)
+{
+	switch (f) {
+	case IS_CAP_FTRACE:
+		return "ftrace";
+	case IS_CAP_TRACECMD:
+		return "trace-cmd";
+	case IS_CAP_DAT:
+		return "dat";
+	default:
+		return "auto";
+	}
+}
+
+int is_capture_format_parse(const char *s)
+{
+	for (int f = IS_CAP_AUTO; f <= IS_CAP_DAT; f++)
+		if (strcmp(s, is_capture_format_name(f)) == 0)
+			return f;
+	return -1;
+}
 
 static const unsigned char dat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
