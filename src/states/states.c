@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Idle-state tables: built-in tables, GKeyFile tables and sysfs dumps.
+ * Idle-state tables: the built-in tables, their validation, and
+ * is_states_open(), which takes a built-in name, a key file (keyfile.c) or a
+ * sysfs dump (sysfs.c).
  *
  * POWER9 latencies and residencies are skiboot's hw/slw.c
  * power9_cpu_idle_states[] as Linux's cpuidle-powernv registers them
@@ -25,6 +27,7 @@
 #include <string.h>
 
 #include "idlesim/states.h"
+#include "states_internal.h"
 
 G_DEFINE_QUARK(idlesim-error-quark, is_error)
 
@@ -168,11 +171,16 @@ bool is_states_validate(const struct is_state_table *t, const char *where,
 	return true;
 }
 
+const struct is_state_table *const *is_states_builtin_tables(void)
+{
+	return builtins;
+}
+
 /*
  * Power of a state with no figure of its own: polling burns busy power,
  * each deeper state 15% less than the one above it, down to 5%.
  */
-static double default_power(int i, uint32_t flags)
+double is_states_default_power(int i, uint32_t flags)
 {
 	double p = 1.0 - 0.15 * i;
 
@@ -182,7 +190,7 @@ static double default_power(int i, uint32_t flags)
 }
 
 /* Fill unset (negative) transition energies by the break-even rule. */
-static void derive_transition_energy(struct is_state_table *t)
+void is_states_derive_energy(struct is_state_table *t)
 {
 	for (int i = 0; i < t->count; i++) {
 		struct is_state *s = &t->s[i];
@@ -201,132 +209,11 @@ static void derive_transition_energy(struct is_state_table *t)
 	}
 }
 
-/* ---- key files -------------------------------------------------------- */
-
-/* Line number of "key" in "[group]" of @text, 0 when not found. */
-static int keyfile_line(const char *text, const char *group, const char *key)
-{
-	int line = 0;
-	bool in_group = false;
-	size_t klen = key ? strlen(key) : 0;
-
-	for (const char *p = text; *p; ) {
-		const char *e = strchr(p, '\n');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
-
-		line++;
-		while (len && (*p == ' ' || *p == '\t')) {
-			p++;
-			len--;
-		}
-		if (len && *p == '[') {
-			in_group = len >= strlen(group) + 2 &&
-				   strncmp(p + 1, group, strlen(group)) == 0 &&
-				   p[1 + strlen(group)] == ']';
-			if (in_group && !key)
-				return line;
-		} else if (in_group && key && len > klen &&
-			   strncmp(p, key, klen) == 0 &&
-			   (p[klen] == '=' || p[klen] == ' ')) {
-			return line;
-		}
-		if (!e)
-			break;
-		p = e + 1;
-	}
-	return 0;
-}
-
-struct kf_ctx {
-	GKeyFile *kf;
-	const char *path;
-	const char *text;
-	GError **error;
-};
-
-static void kf_err(struct kf_ctx *c, const char *group, const char *key,
-		   const char *fmt, const char *val)
-{
-	int line = keyfile_line(c->text, group, key);
-
-	if (!line)
-		line = keyfile_line(c->text, group, NULL);
-	g_set_error(c->error, IS_ERROR, IS_ERROR_PARSE, "%s:%d: [%s] field '%s': %s%s%s",
-		    c->path, line, group, key, fmt, val ? ": " : "",
-		    val ? val : "");
-}
-
-static bool kf_int(struct kf_ctx *c, const char *group, const char *key,
-		   bool required, int64_t scale, int64_t *out)
-{
-	g_autofree char *v = g_key_file_get_value(c->kf, group, key, NULL);
-	gint64 n;
-
-	if (!v) {
-		if (required)
-			kf_err(c, group, key, "missing", NULL);
-		return !required;
-	}
-	g_strstrip(v);
-	if (!g_ascii_string_to_signed(v, 10, 0, INT64_MAX / 1000000, &n, NULL)) {
-		kf_err(c, group, key, "not a non-negative integer", v);
-		return false;
-	}
-	*out = n * scale;
-	return true;
-}
-
-static bool kf_double(struct kf_ctx *c, const char *group, const char *key,
-		      double *out)
-{
-	g_autofree char *v = g_key_file_get_value(c->kf, group, key, NULL);
-	char *end;
-	double d;
-
-	if (!v)
-		return true;
-	g_strstrip(v);
-	d = g_ascii_strtod(v, &end);
-	if (!*v || *end || !(d >= 0) || d > 1e12) {
-		kf_err(c, group, key, "not a non-negative number", v);
-		return false;
-	}
-	*out = d;
-	return true;
-}
-
-static bool parse_flags(struct kf_ctx *c, const char *group, uint32_t *flags)
-{
-	g_autofree char *v = g_key_file_get_value(c->kf, group, "flags", NULL);
-	g_auto(GStrv) parts = NULL;
-
-	*flags = 0;
-	if (!v)
-		return true;
-	parts = g_strsplit_set(v, ",; \t", -1);
-	for (int i = 0; parts[i]; i++) {
-		if (!parts[i][0])
-			continue;
-		if (strcmp(parts[i], "polling") == 0)
-			*flags |= IS_STATE_POLLING;
-		else if (strcmp(parts[i], "off") == 0)
-			*flags |= IS_STATE_OFF;
-		else if (strcmp(parts[i], "timer-stop") == 0)
-			*flags |= IS_STATE_TIMER_STOP;
-		else {
-			kf_err(c, group, "flags",
-			       "unknown flag (polling, off, timer-stop)", parts[i]);
-			return false;
-		}
-	}
-	return true;
-}
-
 /*
  * @name's N when it is "stateN" as the loaders spell it ("state01" and
  * "state+1" are not), else -1.
  */
-static int state_index(const char *name)
+int is_states_dir_index(const char *name)
 {
 	char canon[16];
 	guint64 i;
@@ -336,278 +223,6 @@ static int state_index(const char *name)
 		return -1;
 	snprintf(canon, sizeof(canon), "state%d", (int)i);
 	return strcmp(canon, name) == 0 ? (int)i : -1;
-}
-
-/*
- * Every group and key must be one the loader reads: a [state3] after a
- * missing [state2], or a misspelt "powr=", would otherwise be dropped
- * without a word and the table silently be another one.
- */
-static bool kf_check_names(struct kf_ctx *c, int count)
-{
-	static const char *const table_keys[] = { "name", NULL };
-	static const char *const state_keys[] = {
-		"name", "exit_latency_us", "exit_latency_ns", "target_residency_us",
-		"target_residency_ns", "flags", "power", "transition_energy", NULL
-	};
-	g_auto(GStrv) groups = g_key_file_get_groups(c->kf, NULL);
-
-	for (int g = 0; groups[g]; g++) {
-		const char *const *known = table_keys;
-		g_auto(GStrv) keys = NULL;
-
-		if (strcmp(groups[g], "table") != 0) {
-			int i = state_index(groups[g]);
-
-			if (i < 0 || i >= count) {
-				g_set_error(c->error, IS_ERROR, IS_ERROR_PARSE,
-					    "%s:%d: [%s]: unknown group: a table has [table] and "
-					    "[state0]..[state%d], numbered without gaps", c->path,
-					    keyfile_line(c->text, groups[g], NULL), groups[g], count - 1);
-				return false;
-			}
-			known = state_keys;
-		}
-		keys = g_key_file_get_keys(c->kf, groups[g], NULL, NULL);
-		for (int k = 0; keys && keys[k]; k++)
-			if (!g_strv_contains(known, keys[k])) {
-				kf_err(c, groups[g], keys[k], known == table_keys ?
-				       "unknown field (name)" :
-				       "unknown field (name, exit_latency_us|_ns, target_residency_us|_ns, "
-				       "flags, power, transition_energy)", NULL);
-				return false;
-			}
-	}
-	return true;
-}
-
-struct is_state_table *is_states_load_file(const char *path, GError **error)
-{
-	g_autofree char *text = NULL;
-	g_autoptr(GKeyFile) kf = g_key_file_new();
-	g_autofree struct is_state_table *t = g_new0(struct is_state_table, 1);
-	GError *err = NULL;
-	struct kf_ctx c = { .path = path, .error = error };
-	int n = 0;
-
-	if (!g_file_get_contents(path, &text, NULL, &err)) {
-		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path, err->message);
-		g_error_free(err);
-		return NULL;
-	}
-	if (!g_key_file_load_from_data(kf, text, (gsize)-1, G_KEY_FILE_NONE, &err)) {
-		g_set_error(error, IS_ERROR, IS_ERROR_PARSE, "%s: %s", path, err->message);
-		g_error_free(err);
-		return NULL;
-	}
-	c.kf = kf;
-	c.text = text;
-	{
-		g_autofree char *name = g_key_file_get_string(kf, "table", "name", NULL);
-		g_autofree char *base = g_path_get_basename(path);
-
-		g_strlcpy(t->name, name ? name : base, sizeof(t->name));
-	}
-	for (;;) {
-		char group[16];
-		struct is_state *s;
-		g_autofree char *name = NULL;
-
-		snprintf(group, sizeof(group), "state%d", n);
-		if (!g_key_file_has_group(kf, group))
-			break;
-		if (n >= IS_STATE_MAX) {
-			kf_err(&c, group, "name", "too many states (max 10)", NULL);
-			return NULL;
-		}
-		s = &t->s[n];
-		name = g_key_file_get_value(kf, group, "name", NULL);
-		if (!name || !*g_strstrip(name)) {
-			kf_err(&c, group, "name", "missing", NULL);
-			return NULL;
-		}
-		if (strlen(name) >= IS_NAME_LEN) {
-			kf_err(&c, group, "name", "longer than 15 characters", name);
-			return NULL;
-		}
-		g_strlcpy(s->name, name, sizeof(s->name));
-		/* Either _ns or _us spelling; _ns wins when both are present. */
-		s->exit_latency_ns = -1;
-		s->target_residency_ns = -1;
-		if (!kf_int(&c, group, "exit_latency_us", false, 1000, &s->exit_latency_ns) ||
-		    !kf_int(&c, group, "exit_latency_ns", false, 1, &s->exit_latency_ns) ||
-		    !kf_int(&c, group, "target_residency_us", false, 1000,
-			    &s->target_residency_ns) ||
-		    !kf_int(&c, group, "target_residency_ns", false, 1,
-			    &s->target_residency_ns))
-			return NULL;
-		if (s->exit_latency_ns < 0) {
-			kf_err(&c, group, "exit_latency_ns", "missing", NULL);
-			return NULL;
-		}
-		if (s->target_residency_ns < 0) {
-			kf_err(&c, group, "target_residency_ns", "missing", NULL);
-			return NULL;
-		}
-		if (!parse_flags(&c, group, &s->flags))
-			return NULL;
-		s->power = default_power(n, s->flags);
-		s->transition_energy = -1;
-		if (!kf_double(&c, group, "power", &s->power) ||
-		    !kf_double(&c, group, "transition_energy", &s->transition_energy))
-			return NULL;
-		n++;
-	}
-	t->count = n;
-	if (n == 0) {
-		g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
-			    "%s: no [state0] group: not a state table", path);
-		return NULL;
-	}
-	if (!kf_check_names(&c, n))
-		return NULL;
-	derive_transition_energy(t);
-	if (!is_states_validate(t, path, error))
-		return NULL;
-	return g_steal_pointer(&t);
-}
-
-/* ---- sysfs dumps ------------------------------------------------------ */
-
-static bool read_sysfs_value(const char *dir, int i, const char *field,
-			     char **out, GError **error)
-{
-	g_autofree char *p = g_strdup_printf("%s/state%d/%s", dir, i, field);
-	GError *err = NULL;
-
-	if (!g_file_get_contents(p, out, NULL, &err)) {
-		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: field '%s': %s", p,
-			    field, err->message);
-		g_error_free(err);
-		return false;
-	}
-	g_strstrip(*out);
-	return true;
-}
-
-static bool read_sysfs_int(const char *dir, int i, const char *field,
-			   int64_t *out, GError **error)
-{
-	g_autofree char *v = NULL;
-	guint64 n;
-
-	if (!read_sysfs_value(dir, i, field, &v, error))
-		return false;
-	if (!g_ascii_string_to_unsigned(v, 10, 0, INT64_MAX / 1000, &n, NULL)) {
-		g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
-			    "%s/state%d/%s:1: field '%s': not a non-negative integer: '%s'",
-			    dir, i, field, field, v);
-		return false;
-	}
-	*out = (int64_t)n;
-	return true;
-}
-
-struct is_state_table *is_states_load_sysfs(const char *dir, uint32_t *disabled,
-					    GError **error)
-{
-	g_autofree struct is_state_table *t = g_new0(struct is_state_table, 1);
-	uint32_t dis = 0;
-	int n = 0;
-
-	for (;;) {
-		g_autofree char *sd = g_strdup_printf("%s/state%d", dir, n);
-		g_autofree char *name = NULL;
-		struct is_state *s;
-		const struct is_state *known = NULL;
-		int64_t v;
-
-		if (!g_file_test(sd, G_FILE_TEST_IS_DIR))
-			break;
-		if (n >= IS_STATE_MAX) {
-			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-				    "%s: more than %d states", dir, IS_STATE_MAX);
-			return NULL;
-		}
-		s = &t->s[n];
-		if (!read_sysfs_value(dir, n, "name", &name, error))
-			return NULL;
-		if (!name[0] || strlen(name) >= IS_NAME_LEN) {
-			g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
-				    "%s/state%d/name:1: field 'name': empty or longer than 15 characters",
-				    dir, n);
-			return NULL;
-		}
-		g_strlcpy(s->name, name, sizeof(s->name));
-		if (!read_sysfs_int(dir, n, "latency", &v, error))
-			return NULL;
-		s->exit_latency_ns = v * 1000;
-		if (!read_sysfs_int(dir, n, "residency", &v, error))
-			return NULL;
-		s->target_residency_ns = v * 1000;
-		{
-			g_autofree char *p = g_strdup_printf("%s/disable", sd);
-
-			if (g_file_test(p, G_FILE_TEST_EXISTS)) {
-				if (!read_sysfs_int(dir, n, "disable", &v, error))
-					return NULL;
-				if (v)
-					dis |= 1u << n;
-			}
-		}
-		/*
-		 * sysfs has no flags: the kernel's polling states are state0
-		 * named POLL (cpuidle_poll_state_init) or snooze (powernv,
-		 * pseries).
-		 */
-		if (n == 0 && (strcmp(name, "POLL") == 0 || strcmp(name, "snooze") == 0))
-			s->flags |= IS_STATE_POLLING;
-		/* Power figures: those of a built-in state of the same name. */
-		for (int b = 0; builtins[b] && !known; b++)
-			for (int j = 0; j < builtins[b]->count; j++)
-				if (strcmp(builtins[b]->s[j].name, name) == 0) {
-					known = &builtins[b]->s[j];
-					break;
-				}
-		if (known) {
-			s->power = known->power;
-			s->transition_energy = known->transition_energy;
-		} else {
-			s->power = default_power(n, s->flags);
-			s->transition_energy = -1;
-		}
-		n++;
-	}
-	if (n == 0) {
-		g_set_error(error, IS_ERROR, IS_ERROR_IO,
-			    "%s: no state0/ directory: not a cpuidle sysfs dump", dir);
-		return NULL;
-	}
-	/* a stateN/ past a gap would be dropped without a word */
-	{
-		g_autoptr(GDir) d = g_dir_open(dir, 0, NULL);
-		const char *e;
-
-		while (d && (e = g_dir_read_name(d)))
-			if (state_index(e) >= n) {
-				g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
-					    "%s/%s: the states are not numbered without gaps "
-					    "(state%d/ is missing)", dir, e, n);
-				return NULL;
-			}
-	}
-	t->count = n;
-	derive_transition_energy(t);
-	{
-		g_autofree char *base = g_path_get_basename(dir);
-
-		g_snprintf(t->name, sizeof(t->name), "sysfs:%s", base);
-	}
-	if (!is_states_validate(t, dir, error))
-		return NULL;
-	if (disabled)
-		*disabled = dis;
-	return g_steal_pointer(&t);
 }
 
 struct is_state_table *is_states_open(const char *spec, uint32_t *disabled,
