@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "idlesim/metrics.h"
+#include "../src/metrics/scorer.h"
 
 #define NOLIM 2147483647000LL
 

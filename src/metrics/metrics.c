@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "idlesim/metrics.h"
+#include "scorer.h"
 
 void is_metrics_init(struct is_metrics *m)
 {

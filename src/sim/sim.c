@@ -59,6 +59,7 @@
 #include <string.h>
 
 #include "idlesim/sim.h"
+#include "../metrics/scorer.h"
 
 /* Records decoded per call to a source that can hand out several. */
 #define SIM_BATCH 4
