@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "idlesim/idlesim.h"
+#include "idlesim/run.h"
 #include "idlesim/synth.h"
 
 static void header(struct is_trace_header *h, const struct is_basic_params *p,
@@ -59,6 +60,24 @@ static void record_decision(void *ctx, const struct is_decision *d)
 		  (d->sleep_length_read ? IS_F_SLR : 0);
 	if (c->ok)
 		c->ok = is_trace_write(c->w, &r, c->err);
+}
+
+/* The first @left records of a basic generator, as an open-loop source. */
+struct basic_src {
+	struct is_basic_gen *g;
+	int left;
+};
+
+static int basic_next(void *ctx, struct is_record *rec, GError **error)
+{
+	struct basic_src *b = ctx;
+
+	(void)error;
+	if (!b->left)
+		return 0;
+	b->left--;
+	is_basic_next(b->g, rec);
+	return 1;
 }
 
 int main(int argc, char **argv)
@@ -112,13 +131,14 @@ int main(int argc, char **argv)
 		}
 		is_basic_free(g);
 	} else if (strcmp(argv[1], "recorded") == 0) {
-		const struct is_governor *gov = is_governor_find("ladder");
-		struct is_sim_config cfg = {
-			.states = is_states_builtin("power9"), .gov = gov, .cpus = 2, .hz = 100,
-			.seed = 1,
-		};
+		struct is_run_gov rg = { .gov = is_governor_find("ladder"), .seed = 1,
+					 .observer = record_decision };
 		struct rec_ctx rc = { .err = &err, .ok = true };
-		struct is_sim *sim;
+		struct basic_src bs = { .left = 1500 };
+		struct is_source src = { .ctx = &bs, .next = basic_next };
+		struct is_run_input *in;
+		uint64_t records;
+		int failed;
 
 		p.seed = 3;
 		header(&h, &p, "mksample recorded: ladder's selections on the basic workload, raw inputs");
@@ -126,16 +146,15 @@ int main(int argc, char **argv)
 		if (!w)
 			goto fail;
 		rc.w = w;
-		is_params_defaults(gov, &cfg.params);
-		sim = is_sim_new(&cfg, &err);
-		is_sim_set_observer(sim, record_decision, &rc);
-		g = is_basic_new(&p);
-		for (int i = 0; i < 1500 && ok; i++) {
-			is_basic_next(g, &rec);
-			ok = is_sim_feed(sim, &rec, &err) && rc.ok;
-		}
-		is_basic_free(g);
-		is_sim_free(sim);
+		rg.observer_ctx = &rc;
+		is_params_defaults(rg.gov, &rg.params);
+		bs.g = is_basic_new(&p);
+		in = is_run_open_source(&src, &h, NULL, &err);
+		ok = in && is_run_build(in, IS_SIM_MODEL, &rg, 1, &err) &&
+		     is_run_execute(in, &rg, 1, &records, &failed, &err) && rc.ok;
+		is_run_gov_clear(&rg, 1);
+		is_run_input_free(in);
+		is_basic_free(bs.g);
 	} else {
 		fprintf(stderr, "mksample: unknown sample '%s'\n", argv[1]);
 		return 2;

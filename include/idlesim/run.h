@@ -13,7 +13,8 @@
  * generated from the scenario's seed, so that a deeper state's exit
  * latency or a kept tick moves that governor's work and no other's.
  *
- * Users: `idlesim run`, `replay`, `bench`.  Nothing here prints.
+ * Users: `idlesim run`, `replay`, `bench`, `import --report` (through
+ * run), the sweep's scenarios and tools/mksample.  Nothing here prints.
  */
 #ifndef IDLESIM_RUN_H
 #define IDLESIM_RUN_H
@@ -31,8 +32,9 @@ bool is_run_mode_parse(const char *s, enum is_sim_mode *mode);
 uint64_t is_run_seed(int64_t seed, const struct is_trace_header *h);
 
 struct is_run_input {
-	char *path;                     /* the trace; NULL for a scenario */
+	char *path;                     /* the trace; NULL otherwise */
 	struct is_trace_reader *reader; /* a trace: read by the one execution */
+	struct is_source src;           /* a trace's reader, or a caller's source */
 	bool synthetic;
 	struct is_synth_config syn;     /* a scenario, and its bounds: */
 	uint64_t periods;               /* ... stop after this many periods */
@@ -55,6 +57,14 @@ struct is_run_input *is_run_open_trace(const char *path, const char *states, GEr
 struct is_run_input *is_run_open_workload(const struct is_synth_config *cfg, uint64_t periods,
 					  int64_t until_ns, const char *states,
 					  bool latency_given, GError **error);
+/*
+ * Open-loop records from @src (no feedback; the caller's, it must outlive
+ * the input), under a copy of header @h, on @states (NULL: the table @h
+ * names).  E.g. a generator that is not a scenario.
+ */
+struct is_run_input *is_run_open_source(const struct is_source *src,
+					const struct is_trace_header *h, const char *states,
+					GError **error);
 void is_run_input_free(struct is_run_input *in);
 
 /* One governor of a run. */

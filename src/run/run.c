@@ -35,6 +35,7 @@ struct is_run_input *is_run_open_trace(const char *path, const char *states, GEr
 	in->table = is_trace_states_open(path, &in->hdr, states, &in->disabled, error);
 	if (!in->table)
 		goto fail;
+	is_source_from_reader(&in->src, in->reader);
 	return in;
 fail:
 	is_run_input_free(in);
@@ -64,6 +65,23 @@ struct is_run_input *is_run_open_workload(const struct is_synth_config *cfg, uin
 		return NULL;
 	}
 	is_synth_header(cfg, in->table, latency_given, &in->hdr);
+	return in;
+}
+
+struct is_run_input *is_run_open_source(const struct is_source *src,
+					const struct is_trace_header *h, const char *states,
+					GError **error)
+{
+	struct is_run_input *in = g_new0(struct is_run_input, 1);
+
+	is_trace_header_init(&in->hdr);
+	is_trace_header_copy(&in->hdr, h);
+	in->table = is_trace_states_open(h->source, &in->hdr, states, &in->disabled, error);
+	if (!in->table) {
+		is_run_input_free(in);
+		return NULL;
+	}
+	in->src = *src;
 	return in;
 }
 
@@ -110,6 +128,30 @@ bool is_run_build(const struct is_run_input *in, enum is_sim_mode mode, struct i
 	return true;
 }
 
+/* A source that counts the records it hands out. */
+struct counted {
+	const struct is_source *src;
+	uint64_t n;
+};
+
+static int counted_next(void *ctx, struct is_record *rec, GError **error)
+{
+	struct counted *c = ctx;
+	int r = c->src->next(c->src->ctx, rec, error);
+
+	c->n += r > 0;
+	return r;
+}
+
+static int counted_next_batch(void *ctx, struct is_record *recs, int max, GError **error)
+{
+	struct counted *c = ctx;
+	int r = c->src->next_batch(c->src->ctx, recs, max, error);
+
+	c->n += r > 0 ? (uint64_t)r : 0;
+	return r;
+}
+
 bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64_t *records,
 		    int *failed, GError **error)
 {
@@ -139,27 +181,29 @@ bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64
 			}
 		}
 	} else if (n == 1) {
-		/* one simulation: the reader's batches straight into it */
-		struct is_source src;
+		/* one simulation: the source's batches straight into it */
+		struct counted c = { &in->src, 0 };
+		struct is_source src = { .ctx = &c, .next = counted_next,
+					 .next_batch = in->src.next_batch ? counted_next_batch : NULL };
 
-		is_source_from_reader(&src, in->reader);
 		if (!is_sim_run(g[0].sim, &src, error)) {
-			/* a refused record, or a read error: which one, say the counts */
-			*failed = is_sim_records(g[0].sim) < is_trace_reader_count(in->reader) ? 0 : -1;
+			/* every record handed out was fed, unless the simulation refused one */
+			*failed = is_sim_records(g[0].sim) < c.n ? 0 : -1;
 			return false;
 		}
-		*records = is_trace_reader_count(in->reader);
+		*records = c.n;
 	} else {
-		/* One pass over the trace feeds every governor: memory is O(CPUs). */
-		while ((r = is_trace_next(in->reader, &rec, error)) > 0)
+		/* One pass over the input feeds every governor: memory is O(CPUs). */
+		while ((r = in->src.next(in->src.ctx, &rec, error)) > 0) {
+			(*records)++;
 			for (int i = 0; i < n; i++)
 				if (!is_sim_feed(g[i].sim, &rec, error)) {
 					*failed = i;
 					return false;
 				}
+		}
 		if (r < 0)
 			return false;
-		*records = is_trace_reader_count(in->reader);
 	}
 	for (int i = 0; i < n; i++)
 		is_sim_total(g[i].sim, &g[i].total);
