@@ -298,8 +298,8 @@ expect 0 "mode model" "Correct" -- "$IDLESIM" run -w pgbench --periods 5000 -g o
 awk -F, 'NR == 2 && $5 != "100.0000" { exit 1 }' "$T/cl.csv" && ok || bad "run --workload: oracle not 100% correct"
 [ "$(wc -l < "$T/cl.csv")" -eq 4 ] && ok || bad "run --workload: one row per governor"
 expect 2 "needs --trace FILE or --workload NAME" -- "$IDLESIM" run -w idle -t "$TRACES/basic.trace" -g oracle --periods 10
-# The linux-pm report of teo staying in WFI on an idle 6.12 machine (README,
-# Governors): on its MT8196 table at HZ=1000, seed 1, teo-6.12 locks into WFI
+# The linux-pm report of teo staying in WFI on an idle 6.12 machine
+# (docs/governors.md): on its MT8196 table at HZ=1000, seed 1, teo-6.12 locks into WFI
 # after 63 s and stays; without 4b20b07ce72f, as bisected, it does not.
 for sl in read skip; do
 	"$IDLESIM" run -w idle --cpus 1 --wseed 1 --hz 1000 --duration 300s \

@@ -200,8 +200,8 @@ static void test_poll_lock_in(void **state)
 }
 
 /*
- * The linux-pm report of an idle 6.12 machine staying in WFI (README,
- * Governors): its MT8196 table at HZ=1000, the idle scenario, seed 1, 4 CPUs
+ * The linux-pm report of an idle 6.12 machine staying in WFI
+ * (docs/governors.md): its MT8196 table at HZ=1000, the idle scenario, seed 1, 4 CPUs
  * for about 300 s each.  CPUs lock into WFI with the tick kept (about 1000
  * selections a second) and the kernel's teo.c makes the same selections.
  */

@@ -76,7 +76,7 @@ int cmd_states(int argc, char **argv)
 		"NAME is a built-in table (power9, power9-full, pseries; default power9),\n"
 		"FILE a key file ([stateN] groups), DIR a copy of a cpuidle sysfs directory\n"
 		"(stateN/{name,latency,residency,disable}).  Power figures are a model:\n"
-		"see README.md.");
+		"see docs/states.md.");
 	if (!cli_parse(ctx, &argc, &argv, &code))
 		return code;
 	if (list) {

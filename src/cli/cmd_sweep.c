@@ -854,7 +854,7 @@ int cmd_sweep(int argc, char **argv)
 	g_option_context_set_description(ctx,
 		"Jobs are (point, trace) pairs numbered point-major; rows are written in job\n"
 		"order whatever -j is.  Rows finish into OUT.partial; OUT appears when\n"
-		"complete.  See README.md (Sweeps) for sharding with GNU parallel or Slurm.");
+		"complete.  See docs/sweeps.md for sharding with GNU parallel or Slurm.");
 	if (!cli_parse(ctx, &argc, &argv, &code))
 		goto cleanup;
 	code = EXIT_USAGE;

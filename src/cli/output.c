@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Report writers for idlesim run.  The JSON keys are documented in
- * README.md ("JSON output") and are stable: add keys, never rename them.
+ * docs/metrics.md ("JSON output") and are stable: add keys, never rename them.
  */
 #include <string.h>
 

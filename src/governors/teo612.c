@@ -32,7 +32,7 @@
  * 4b20b07ce72f: the sleep length read when the intercepts logic picks
  * state 0.  Without it a tick wakeup from state 0 is a hit in the deepest
  * state's bin, which is how 6.6 got out of the lock-in that a linux-pm
- * report of 6.12 bisected to that commit (README, Governors).
+ * report of 6.12 bisected to that commit (docs/governors.md).
  *
  * dev->last_state_idx starts at 0 (the per-CPU cpuidle_device is
  * zero-initialised), so the first select runs teo_update() on the zeroed
@@ -624,8 +624,8 @@ picked:
 	 * sleep_length_ns at KTIME_MAX as before it, so that a tick wakeup
 	 * from state 0 counts as a hit in the deepest state's bin.  A
 	 * linux-pm report of an idle 6.12 machine staying in state 0
-	 * bisected to this commit (README, "The same lock-in was reported
-	 * upstream").
+	 * bisected to this commit (docs/governors.md, "The same lock-in was
+	 * reported upstream").
 	 */
 	if (!idx && prev_intercept_idx && !env->params->v[P_STATE0_SLEEP_LENGTH]) {
 		duration_ns = is_gov_sleep_length(call, &delta_tick);

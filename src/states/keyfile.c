@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * State tables from GKeyFile files (is_states_load_file()): the format is
- * in README.md, "State tables"; unset powers and transition energies
+ * in docs/states.md; unset powers and transition energies
  * follow the power model of states.c.
  */
 #include <errno.h>

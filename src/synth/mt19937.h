@@ -60,7 +60,7 @@ static inline double is_rng_uniform(const gsl_rng *r)
  * closed loop on them runs about 1.3 times faster.  Both are exact
  * lognormals.  The draw is a different number from gsl_ran_lognormal()'s,
  * so every synthetic stream with lognormal durations changed when this
- * replaced it (2026-12-05, see README "Synthetic workloads").
+ * replaced it (2026-12-05, see docs/synthetic.md).
  */
 static inline double is_rng_lognormal(const gsl_rng *r, double zeta, double sigma)
 {
