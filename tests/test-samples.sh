@@ -122,5 +122,18 @@ else
 	check grep -q "trace-cmd report -i" <<< "$out"
 fi
 
+# A real pass whose clock ran backwards (issue 26): CPU 1 of an x86_64 teo
+# guest, from boot to 200 passes after a poll whose cpuidle_reflect read
+# last_residency_ns=-110572, and whose next select clock lies 66 us before
+# its own (tests/data/README.md).  The import keeps both values verbatim and
+# the CPU's order, and teo-6.12 makes every recorded decision.
+xz -dc "$TESTDATA/qemu-x86-teo-backwards.txt.xz" > "$T/back.txt"
+out=$("$IDLESIM" import --format cpuidle-events --states power9 --hz 100 "$T/back.txt" \
+	-o "$T/back.trace" 2>&1)
+check grep -q "7849 records .*; 1 passes whose clock ran backwards (kept verbatim), 1 select clocks raised" <<< "$out"
+check grep -q "^I 1 2664473459 .* span=-110572 lres=-110572 gt=0 pl=1 slr=1 est=idle$" "$T/back.trace"
+check test "$(grep -A1 ' lres=-110572 ' "$T/back.trace" | tail -1 | grep -c 'rej=1$')" = 1
+check grep -q "teo-6.12: 7849 decisions compared, 0 mismatches" <<< "$(replay "$T/back.trace" --check -g teo-6.12)"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
