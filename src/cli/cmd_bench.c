@@ -326,10 +326,7 @@ int cmd_bench(int argc, char **argv)
 			t0 = now_s();
 			ok = ok && is_run_execute(in, &rg, 1, &n, &failed, &err);
 			dt = now_s() - t0;
-			if (ok) {
-				n = is_sim_records(rg.sim);
-				sel = rg.total.selections;
-			}
+			sel = ok ? rg.total.selections : 0;
 			is_run_gov_clear(&rg, 1);
 			is_run_input_free(in);
 			if (!ok)

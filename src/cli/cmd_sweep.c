@@ -890,12 +890,10 @@ int cmd_sweep(int argc, char **argv)
 		goto cleanup;
 	}
 	sw.format = format && strcmp(format, "jsonl") == 0 ? F_JSONL : F_CSV;
-	if (mode && strcmp(mode, "model") && strcmp(mode, "exact")) {
+	if (mode && !is_run_mode_parse(mode, &smode)) {
 		cli_error("--mode must be model or exact, not '%s'", mode);
 		goto cleanup;
 	}
-	if (mode && strcmp(mode, "exact") == 0)
-		smode = IS_SIM_EXACT;
 	if (random_n < 0 || random_seed < 0 || seed < -1 || max_points < 1 || jobs_j < 0) {
 		cli_error("--random, --random-seed, --seed and -j must not be negative, "
 			  "--max-points must be >= 1");

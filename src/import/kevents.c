@@ -254,11 +254,9 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			if (lres < 0 || r->span_ns < 0)
 				st.backwards++;
 			/* the model's input: a backwards clock is a wakeup at once */
-			r->idle_ns = lres < 0 ? 0 : lres;
-			if (lres < 0 || lres > IS_TRACE_MAX_IDLE_NS) {
-				r->idle_ns = lres < 0 ? 0 : IS_TRACE_MAX_IDLE_NS;
+			r->idle_ns = lres < 0 ? 0 : MIN(lres, IS_TRACE_MAX_IDLE_NS);
+			if (r->idle_ns != lres)
 				r->est = IS_EST_IDLE;
-			}
 			if (r->t_ns < 0) {
 				ierr(error, in, st.lines, "clock_ns", "negative select clock");
 				goto out;

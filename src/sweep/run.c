@@ -51,7 +51,7 @@ struct is_sweep_trace *is_sweep_trace_load(const char *path, const char *states,
 {
 	g_autofree char *sum = NULL;
 	struct is_sweep_trace *t;
-	struct is_trace_reader *r;
+	struct is_run_input *in;
 	GArray *recs;
 	struct is_record rec;
 	int n;
@@ -59,30 +59,28 @@ struct is_sweep_trace *is_sweep_trace_load(const char *path, const char *states,
 	sum = file_sha256(path, error);
 	if (!sum)
 		return NULL;
-	r = is_trace_open(path, error);
-	if (!r)
+	in = is_run_open_trace(path, states, error);
+	if (!in)
 		return NULL;
 	t = g_new0(struct is_sweep_trace, 1);
 	t->path = g_strdup(path);
 	g_strlcpy(t->sha256, sum, sizeof(t->sha256));
 	is_trace_header_init(&t->hdr);
-	is_trace_header_copy(&t->hdr, is_trace_reader_header(r));
-	t->table = is_trace_states_open(path, &t->hdr, states, &t->disabled, error);
-	if (!t->table)
-		goto fail;
+	is_trace_header_copy(&t->hdr, &in->hdr);
+	t->table = g_steal_pointer(&in->table);
+	t->disabled = in->disabled;
+	/* held in memory: every job of the sweep runs over the same records */
 	recs = g_array_new(FALSE, FALSE, sizeof(struct is_record));
-	while ((n = is_trace_next(r, &rec, error)) > 0)
+	while ((n = is_trace_next(in->reader, &rec, error)) > 0)
 		g_array_append_val(recs, rec);
 	t->n = recs->len;
 	t->recs = (struct is_record *)(void *)g_array_free(recs, n < 0);
-	if (n < 0)
-		goto fail;
-	is_trace_close(r);
+	is_run_input_free(in);
+	if (n < 0) {
+		is_sweep_trace_free(t);
+		return NULL;
+	}
 	return t;
-fail:
-	is_trace_close(r);
-	is_sweep_trace_free(t);
-	return NULL;
 }
 
 struct is_sweep_trace *is_sweep_workload_new(const struct is_synth_config *cfg,
