@@ -8,4 +8,5 @@
 #include "idlesim/sim.h"
 #include "idlesim/sweep.h"
 #include "idlesim/run.h"
+#include "idlesim/metric_table.h"
 #endif

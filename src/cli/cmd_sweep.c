@@ -235,7 +235,7 @@ static void format_row(struct sweep *sw, GString *s, uint64_t job, const struct 
 				       sw->id, job, sw->jobs, job / (uint64_t)sw->ntraces,
 				       fmt_f(objective_value(&sw->obj, m, tb, &l), 4),
 				       fmt_f(m->energy, 1), l.p99_ns);
-	(js ? cli_json_string : csv_field)(s, g->name);
+	(js ? is_json_string : csv_field)(s, g->name);
 	if (js)
 		g_string_append(s, ", \"params\": {");
 	for (int i = 0; i < g->nparams; i++) {
@@ -244,7 +244,7 @@ static void format_row(struct sweep *sw, GString *s, uint64_t job, const struct 
 		if (js) {
 			g_string_append_printf(s, "%s\"%s\": ", i ? ", " : "", d->name);
 			if (d->choices)
-				cli_json_string(s, d->choices[p->v[i]]);
+				is_json_string(s, d->choices[p->v[i]]);
 			else
 				g_string_append(s, param_value(d, p->v[i]));
 		} else {
@@ -252,7 +252,7 @@ static void format_row(struct sweep *sw, GString *s, uint64_t job, const struct 
 		}
 	}
 	g_string_append(s, js ? "}, \"trace\": " : ",");
-	(js ? cli_json_string : csv_field)(s, t->path);
+	(js ? is_json_string : csv_field)(s, t->path);
 	if (js)
 		g_string_append_printf(s, ", \"trace_sha256\": \"%s\", \"seed\": %" G_GUINT64_FORMAT
 				       ", \"selections\": %" G_GUINT64_FORMAT ", \"correct_pct\": %s, \"us_pct\": [",
