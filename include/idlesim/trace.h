@@ -169,6 +169,19 @@ void is_trace_writer_abort(struct is_trace_writer *w);
 
 /* The process umask, read without changing it for long. */
 #include <sys/types.h>
+/*
+ * A file that appears under its name only when complete: written as
+ * PATH.tmp.XXXXXX (mode 0666 & ~umask) and renamed by commit; abort
+ * removes it.  PATH NULL or "-": stdout, which commit flushes.
+ */
+struct is_outfile {
+	FILE *f;
+	char *path, *tmp;
+};
+bool is_outfile_open(struct is_outfile *o, const char *path, GError **error);
+/* Flushes, closes and renames; on failure the temporary file is removed. */
+bool is_outfile_commit(struct is_outfile *o, GError **error);
+void is_outfile_abort(struct is_outfile *o);
 mode_t is_current_umask(void);
 
 /* Format chosen from a file name: ".istb" = binary, else text. */

@@ -31,10 +31,7 @@ const char *fmt_f(double v, int decimals);
  * Output to a file that appears under its name only when complete: opens
  * PATH.tmp.XXXXXX (or stdout for NULL / "-").
  */
-struct cli_out {
-	FILE *f;
-	char *path, *tmp;
-};
+#define cli_out is_outfile
 bool cli_out_open(struct cli_out *o, const char *path);
 /*
  * Checks an output path before the work that fills it: refuses an empty

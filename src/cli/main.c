@@ -147,56 +147,29 @@ bool cli_plot_run(const char *dir, const char *script)
 
 bool cli_out_open(struct cli_out *o, const char *path)
 {
-	int fd;
+	GError *err = NULL;
 
-	memset(o, 0, sizeof(*o));
-	if (!path || strcmp(path, "-") == 0) {
-		o->f = stdout;
+	if (is_outfile_open(o, path, &err))
 		return true;
-	}
-	o->path = g_strdup(path);
-	o->tmp = g_strdup_printf("%s.tmp.XXXXXX", path);
-	fd = g_mkstemp(o->tmp);
-	if (fd >= 0)
-		fchmod(fd, 0666 & ~is_current_umask());
-	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-		cli_error("%s: %s", path, g_strerror(errno));
-		g_free(o->path);
-		g_free(o->tmp);
-		return false;
-	}
-	return true;
+	cli_error("%s", err->message);
+	g_error_free(err);
+	return false;
 }
 
 bool cli_out_commit(struct cli_out *o)
 {
-	bool ok = fflush(o->f) == 0 && !ferror(o->f);
+	GError *err = NULL;
 
-	if (o->f == stdout && !ok)
-		cli_error("standard output: %s", errno ? g_strerror(errno) : "write error");
-	if (o->f != stdout) {
-		if (fclose(o->f) != 0)
-			ok = false;
-		if (ok && rename(o->tmp, o->path) != 0)
-			ok = false;
-		if (!ok) {
-			cli_error("%s: %s", o->path, g_strerror(errno));
-			unlink(o->tmp);
-		}
-		g_free(o->path);
-		g_free(o->tmp);
-	}
-	return ok;
+	if (is_outfile_commit(o, &err))
+		return true;
+	cli_error("%s", err->message);
+	g_error_free(err);
+	return false;
 }
 
 void cli_out_abort(struct cli_out *o)
 {
-	if (o->f && o->f != stdout) {
-		fclose(o->f);
-		unlink(o->tmp);
-		g_free(o->path);
-		g_free(o->tmp);
-	}
+	is_outfile_abort(o);
 }
 
 static const struct {

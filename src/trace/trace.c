@@ -431,6 +431,71 @@ mode_t is_current_umask(void)
 	return m;
 }
 
+bool is_outfile_open(struct is_outfile *o, const char *path, GError **error)
+{
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (!path || strcmp(path, "-") == 0) {
+		o->f = stdout;
+		return true;
+	}
+	o->path = g_strdup(path);
+	o->tmp = g_strdup_printf("%s.tmp.XXXXXX", path);
+	fd = g_mkstemp(o->tmp);
+	if (fd >= 0)
+		fchmod(fd, 0666 & ~is_current_umask());
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path, g_strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(o->tmp);
+		}
+		g_clear_pointer(&o->path, g_free);
+		g_clear_pointer(&o->tmp, g_free);
+		return false;
+	}
+	return true;
+}
+
+bool is_outfile_commit(struct is_outfile *o, GError **error)
+{
+	bool ok;
+
+	errno = 0;
+	ok = fflush(o->f) == 0 && !ferror(o->f);
+	if (o->f == stdout) {
+		if (!ok)
+			g_set_error(error, IS_ERROR, IS_ERROR_IO, "standard output: %s",
+				    errno ? g_strerror(errno) : "write error");
+		o->f = NULL;
+		return ok;
+	}
+	if (fclose(o->f) != 0)
+		ok = false;
+	o->f = NULL;
+	if (ok && rename(o->tmp, o->path) != 0)
+		ok = false;
+	if (!ok) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", o->path, g_strerror(errno));
+		unlink(o->tmp);
+	}
+	g_clear_pointer(&o->path, g_free);
+	g_clear_pointer(&o->tmp, g_free);
+	return ok;
+}
+
+void is_outfile_abort(struct is_outfile *o)
+{
+	if (o->f && o->f != stdout) {
+		fclose(o->f);
+		unlink(o->tmp);
+	}
+	o->f = NULL;
+	g_clear_pointer(&o->path, g_free);
+	g_clear_pointer(&o->tmp, g_free);
+}
+
 /* ---- writer ----------------------------------------------------------- */
 
 enum is_trace_format is_trace_format_for_path(const char *path)
