@@ -4,8 +4,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "idlesim/idlesim.h"
@@ -353,6 +355,280 @@ static void test_trace_load_errors(void **state)
 	is_sweep_trace_free(NULL);
 }
 
+/* ---- the output protocol: journal, resume, merge, Pareto ----------------- */
+
+struct proto {
+	struct is_sweep_trace *t, *ts[1];
+	struct is_sweep_space s;
+	struct is_sweep_def d;
+	char *dir;
+};
+
+static void proto_init(struct proto *p, enum is_sweep_format f, const char *objective)
+{
+	g_autofree char *path = g_build_filename(getenv("TRACES"), "basic.trace", NULL);
+	GError *err = NULL;
+
+	memset(p, 0, sizeof(*p));
+	p->t = is_sweep_trace_load(path, NULL, &err);
+	assert_non_null(p->t);
+	p->ts[0] = p->t;
+	is_sweep_space_init(&p->s, wteo());
+	assert_true(is_sweep_space_add_axis(&p->s, "learning_rate=10:80:10", &err));
+	p->d = (struct is_sweep_def){ .space = &p->s, .traces = p->ts, .ntraces = 1,
+				      .format = f, .mode = IS_SIM_MODEL, .seed = -1 };
+	assert_true(is_sweep_objective_parse(objective, &p->d.obj, &err));
+	assert_true(is_sweep_def_init(&p->d, &err));
+	assert_int_equal(p->d.jobs, 8);
+	p->dir = g_dir_make_tmp("idlesim-sweep-XXXXXX", &err);
+	assert_non_null(p->dir);
+}
+
+static void proto_clear(struct proto *p)
+{
+	g_autoptr(GDir) d = g_dir_open(p->dir, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		g_autofree char *f = g_build_filename(p->dir, name, NULL);
+
+		unlink(f);
+	}
+	rmdir(p->dir);
+	g_free(p->dir);
+	is_sweep_space_clear(&p->s);
+	is_sweep_trace_free(p->t);
+}
+
+struct journal_ctx {
+	struct is_sweep_journal *j;
+	GString *line;
+	uint64_t stop_after, done;     /* fail with "interrupted" after this many */
+};
+
+static bool journal_done(void *ctx, uint64_t job, const struct is_params *p,
+			 const struct is_sweep_trace *t, uint64_t seed,
+			 const struct is_metrics *m, GError **error)
+{
+	struct journal_ctx *c = ctx;
+
+	if (c->done == c->stop_after) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "interrupted");
+		return false;
+	}
+	is_sweep_row(c->j->def, c->line, job, p, t, seed, m);
+	c->done++;
+	return is_sweep_journal_append(c->j, job, c->line->str, c->line->len, error);
+}
+
+/*
+ * Runs shard k/n of the sweep into @out, stopping after @stop_after rows
+ * (UINT64_MAX: to the end, then finalize).  Returns the open status.
+ */
+static enum is_sweep_open proto_run(struct proto *p, const char *out, uint32_t k, uint32_t n,
+				    bool resume, uint64_t stop_after, GError **err)
+{
+	struct is_sweep_journal j;
+	enum is_sweep_open st = is_sweep_journal_open(&j, &p->d, k, n, out, resume, err);
+	uint64_t todo[8], nt;
+	struct journal_ctx c = { .j = &j, .line = g_string_new(NULL), .stop_after = stop_after };
+
+	if (st == IS_SWEEP_OPENED) {
+		struct is_sweep_exec x = {
+			.space = &p->s, .traces = p->ts, .ntraces = 1, .mode = IS_SIM_MODEL,
+			.seed = -1, .jobs = todo, .threads = 1, .done = journal_done, .ctx = &c,
+		};
+		struct is_sweep_agg agg[8] = { { 0 } };
+		bool ok;
+
+		nt = is_sweep_journal_todo(&j, todo);
+		x.njobs = nt;
+		ok = is_sweep_execute(&x, err);
+		assert_true(is_sweep_journal_close(&j, NULL));
+		if (ok)
+			assert_true(is_sweep_journal_finalize(&j, agg, err));
+		else
+			g_clear_error(err);
+	}
+	g_string_free(c.line, TRUE);
+	is_sweep_journal_clear(&j);
+	return st;
+}
+
+static char *slurp(const char *path)
+{
+	char *s = NULL;
+
+	assert_true(g_file_get_contents(path, &s, NULL, NULL));
+	return s;
+}
+
+static void test_resume(void **state)
+{
+	for (int f = IS_SWEEP_CSV; f <= IS_SWEEP_JSONL; f++) {
+		struct proto p;
+		g_autofree char *ref = NULL, *out = NULL, *part = NULL, *got = NULL;
+		g_autofree char *other = NULL;
+		GError *err = NULL;
+		FILE *fp;
+
+		(void)state;
+		proto_init(&p, (enum is_sweep_format)f, "energy");
+		ref = g_build_filename(p.dir, "ref", NULL);
+		out = g_build_filename(p.dir, "out", NULL);
+		part = g_strdup_printf("%s.partial", out);
+		assert_int_equal(proto_run(&p, ref, 1, 1, false, UINT64_MAX, &err), IS_SWEEP_OPENED);
+		assert_true(g_file_test(ref, G_FILE_TEST_EXISTS));
+
+		/* interrupted after 3 rows, and a torn row at the end */
+		assert_int_equal(proto_run(&p, out, 1, 1, false, 3, &err), IS_SWEEP_OPENED);
+		assert_false(g_file_test(out, G_FILE_TEST_EXISTS));
+		fp = fopen(part, "a");
+		fputs(f == IS_SWEEP_CSV ? "0123456789abcdef,3,8,3,12" : "{\"sweep\": \"01", fp);
+		fclose(fp);
+		/* without --resume: refused, the journal named */
+		assert_int_equal(proto_run(&p, out, 1, 1, false, UINT64_MAX, &err), IS_SWEEP_FAILED);
+		assert_non_null(strstr(err->message, "pass --resume"));
+		assert_non_null(strstr(err->message, part));
+		g_clear_error(&err);
+		/* resumed: the same bytes as the uninterrupted run */
+		assert_int_equal(proto_run(&p, out, 1, 1, true, UINT64_MAX, &err), IS_SWEEP_OPENED);
+		got = slurp(out);
+		{
+			g_autofree char *want = slurp(ref);
+
+			assert_string_equal(got, want);
+		}
+		assert_false(g_file_test(part, G_FILE_TEST_EXISTS));
+		/* once more: complete already */
+		assert_int_equal(proto_run(&p, out, 1, 1, true, UINT64_MAX, &err), IS_SWEEP_COMPLETE);
+		proto_clear(&p);
+
+		/* another sweep's journal (another objective) is refused, with its line */
+		proto_init(&p, (enum is_sweep_format)f, "energy");
+		g_free(out);
+		g_free(part);
+		out = g_build_filename(p.dir, "out", NULL);
+		part = g_strdup_printf("%s.partial", out);
+		assert_int_equal(proto_run(&p, out, 1, 1, false, 2, &err), IS_SWEEP_OPENED);
+		assert_true(is_sweep_objective_parse("p99", &p.d.obj, &err));
+		assert_true(is_sweep_def_init(&p.d, &err));
+		assert_int_equal(proto_run(&p, out, 1, 1, true, UINT64_MAX, &err), IS_SWEEP_FAILED);
+		other = g_strdup_printf(f == IS_SWEEP_CSV ? "%s: line 2: field 'sweep'" :
+				       "%s: line 1: field 'sweep'", part);
+		assert_non_null(strstr(err->message, other));
+		assert_non_null(strstr(err->message, "a resume file from a different sweep"));
+		g_clear_error(&err);
+		proto_clear(&p);
+	}
+}
+
+static void test_merge(void **state)
+{
+	for (int f = IS_SWEEP_CSV; f <= IS_SWEEP_JSONL; f++) {
+		struct proto p;
+		g_autofree char *ref = NULL, *s1 = NULL, *s2 = NULL, *s3 = NULL, *m = NULL;
+		GError *err = NULL;
+
+		(void)state;
+		proto_init(&p, (enum is_sweep_format)f, "energy=1,p99=1000");
+		ref = g_build_filename(p.dir, "ref", NULL);
+		s1 = g_build_filename(p.dir, "s1", NULL);
+		s2 = g_build_filename(p.dir, "s2", NULL);
+		s3 = g_build_filename(p.dir, "s3", NULL);
+		m = g_build_filename(p.dir, "merged", NULL);
+		assert_int_equal(proto_run(&p, ref, 1, 1, false, UINT64_MAX, &err), IS_SWEEP_OPENED);
+		assert_int_equal(proto_run(&p, s1, 1, 3, false, UINT64_MAX, &err), IS_SWEEP_OPENED);
+		assert_int_equal(proto_run(&p, s2, 2, 3, false, UINT64_MAX, &err), IS_SWEEP_OPENED);
+		assert_int_equal(proto_run(&p, s3, 3, 3, false, UINT64_MAX, &err), IS_SWEEP_OPENED);
+		{
+			/* in any order of the arguments: the unsharded bytes */
+			const char *const args[] = { s3, s1, s2 };
+			g_autofree char *want = slurp(ref), *got = NULL;
+
+			assert_true(is_sweep_merge(args, 3, m, &err));
+			got = slurp(m);
+			assert_string_equal(got, want);
+		}
+		{
+			const char *const missing[] = { s1, s3 };
+			const char *const twice[] = { s1, s2, s3, s1 };
+
+			unlink(m);
+			assert_false(is_sweep_merge(missing, 2, m, &err));
+			assert_non_null(strstr(err->message, "job 1 of 8 is in no shard"));
+			g_clear_error(&err);
+			assert_false(g_file_test(m, G_FILE_TEST_EXISTS));
+			assert_false(is_sweep_merge(twice, 4, m, &err));
+			assert_non_null(strstr(err->message, "given twice"));
+			g_clear_error(&err);
+			assert_false(g_file_test(m, G_FILE_TEST_EXISTS));
+		}
+		proto_clear(&p);
+	}
+}
+
+static void test_row_parse(void **state)
+{
+	struct proto p;
+	struct is_metrics m;
+	struct is_params pa;
+	struct is_sweep_row_key k;
+	g_autoptr(GString) line = g_string_new(NULL);
+	GError *err = NULL;
+
+	(void)state;
+	for (int f = IS_SWEEP_CSV; f <= IS_SWEEP_JSONL; f++) {
+		proto_init(&p, (enum is_sweep_format)f, "energy");
+		is_sweep_space_point(&p.s, 5, &pa);
+		assert_true(is_sweep_run_one(p.t, p.s.gov, &pa, IS_SIM_MODEL,
+					     is_sweep_job_seed(-1, p.t), &m, &err));
+		is_sweep_row(&p.d, line, 5, &pa, p.t, 1, &m);
+		assert_int_equal(is_sweep_format_of_line(line->str), f);
+		assert_true(is_sweep_row_parse(line->str, (enum is_sweep_format)f, &k));
+		assert_string_equal(k.sweep, p.d.id);
+		assert_int_equal(k.job, 5);
+		assert_int_equal(k.jobs, 8);
+		assert_int_equal(k.point, 5);
+		/* the objective is the energy, printed to 4 and 1 decimals */
+		assert_true(k.objective == k.energy || fabs(k.objective - k.energy) < 0.06);
+		assert_true(fabs(k.energy - m.energy) < 0.06);
+		/* a row of the other format does not parse */
+		assert_false(is_sweep_row_parse(line->str, (enum is_sweep_format)!f, &k));
+		proto_clear(&p);
+	}
+}
+
+static void test_pareto(void **state)
+{
+	/* energy, p99 per point (n = 2: sums of two rows) */
+	static const double e[] = { 10, 8, 8, 12, 6, 9 }, l[] = { 5, 7, 6, 1, 9, 6 };
+	struct is_sweep_agg g[7] = { { 0 } };
+	uint64_t idx[7], n;
+
+	(void)state;
+	for (int i = 0; i < 6; i++)
+		g[i] = (struct is_sweep_agg){ .objective = 2 * (e[i] + l[i]), .energy = 2 * e[i],
+					      .p99 = 2 * l[i], .n = 2 };
+	/* point 6 has no rows: in neither list */
+	n = is_sweep_pareto(g, 7, idx);
+	/* by energy: 4 (6,9), 2 (8,6), 1 (8,7), 5 (9,6), 0 (10,5), 3 (12,1) */
+	assert_int_equal(n, 4);
+	assert_int_equal(idx[0], 4);
+	assert_int_equal(idx[1], 2);
+	assert_int_equal(idx[2], 0);
+	assert_int_equal(idx[3], 3);
+	n = is_sweep_best(g, 7, idx);
+	/* objectives 30, 30, 28, 26, 30, 30: ties by point */
+	assert_int_equal(n, 6);
+	assert_int_equal(idx[0], 3);
+	assert_int_equal(idx[1], 2);
+	assert_int_equal(idx[2], 0);
+	assert_int_equal(idx[3], 1);
+	assert_int_equal(idx[4], 4);
+	assert_int_equal(idx[5], 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -366,6 +642,10 @@ int main(void)
 		cmocka_unit_test(test_pool_determinism),
 		cmocka_unit_test(test_pool_error),
 		cmocka_unit_test(test_trace_load_errors),
+		cmocka_unit_test(test_resume),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_row_parse),
+		cmocka_unit_test(test_pareto),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
