@@ -6,6 +6,9 @@
 #include <cmocka.h>
 #include <math.h>
 
+#include <string.h>
+
+#include "idlesim/metric_table.h"
 #include "idlesim/metrics.h"
 #include "../src/metrics/scorer.h"
 
@@ -30,7 +33,7 @@ static const struct {
 
 static void test_ideal(void **state)
 {
-	const struct is_state_table *t = is_states_builtin("power9");
+	const struct is_state_table *t = is_states_dup(is_states_builtin("power9"));
 
 	(void)state;
 	for (size_t i = 0; i < G_N_ELEMENTS(ideal_cases); i++)
@@ -104,7 +107,7 @@ static void test_energy(void **state)
 
 static void test_latency(void **state)
 {
-	const struct is_state_table *t = is_states_builtin("power9");
+	const struct is_state_table *t = is_states_dup(is_states_builtin("power9"));
 	struct is_metrics m;
 	struct is_latency_summary l;
 
@@ -208,6 +211,120 @@ static void test_scorer_random(void **state)
 	}
 }
 
+/* ---- the metric table ------------------------------------------------- */
+
+/* A hand-filled result on a 3-state table (two CPUs' worth of counts). */
+static void hand_metrics(struct is_metrics *m)
+{
+	is_metrics_init(m);
+	m->selections = 8;
+	m->acc[IS_ACC_MID] = 4;          /* correct */
+	m->acc[IS_ACC_MID + 1] = 2;      /* US 1 */
+	m->acc[IS_ACC_MID - 2] = 2;      /* OS 2 */
+	m->usage[0] = 2, m->usage[1] = 5, m->usage[2] = 1;
+	m->time_ns[0] = 1000, m->time_ns[1] = 3000, m->time_ns[2] = -0;
+	m->above[1] = 1, m->below[0] = 2;
+	m->wakeups[IS_CAUSE_TIMER] = 6, m->wakeups[IS_CAUSE_IRQ] = 2;
+	m->tick_stops = 2, m->tick_stop_requests = 3, m->sleep_length_reads = 7;
+	m->random_draws = 1, m->energy = 12345.67, m->idle_ns = 4000;
+}
+
+static void test_table_rows(void **state)
+{
+	(void)state;
+	/* every row readable; no two rows share a place in a writer */
+	for (int w = 0; w < IS_MW_COUNT; w++) {
+		bool seen[256] = { false };
+
+		for (int i = 0; i < IS_M_COUNT; i++) {
+			const struct is_metric *d = &is_metric_table[i];
+
+			assert_non_null(d->key);
+			assert_non_null(d->get);
+			assert_non_null(d->help);
+			if (!d->at[w])
+				continue;
+			assert_false(seen[d->at[w]]);
+			seen[d->at[w]] = true;
+			if (d->shape == IS_MSHAPE_DEPTH && (w == IS_MW_CSV || w == IS_MW_SWEEP ||
+							    w == IS_MW_RFC))
+				assert_non_null(d->csv);
+			if (w == IS_MW_TEXT)
+				assert_non_null(d->text.label);
+		}
+	}
+}
+
+static void test_table_csv(void **state)
+{
+	struct is_state_table *t = is_states_dup(is_states_builtin("power9"));
+	g_autoptr(GString) h = g_string_new(NULL), v = g_string_new(NULL);
+	struct is_metric_ctx c;
+	struct is_metrics m;
+
+	(void)state;
+	assert_non_null(t);
+	/* power9's first three states stand in for a 3-state table */
+	t->count = 3;
+	hand_metrics(&m);
+	is_metric_ctx_init(&c, &m, t, NULL);
+	is_metric_csv_header(h, IS_MW_SWEEP, t, false);
+	assert_string_equal(h->str, ",selections,correct_pct,us1_pct,us2_pct,os1_pct,os2_pct,"
+			    "above,below,lat_mean_ns,lat_p50_ns,lat_max_ns,tick_stop_requests,"
+			    "tick_stopped,sleep_length_reads,random_draws,idle_ns,usage_s0,time_ns_s0,"
+			    "usage_s1,time_ns_s1,usage_s2,time_ns_s2");
+	is_metric_csv_row(v, IS_MW_SWEEP, &c);
+	assert_string_equal(v->str, ",8,50.0000,25.0000,0.0000,0.0000,25.0000,1,2,0.00,0,0,3,2,7,1,"
+			    "4000,2,1000,5,3000,1,0");
+	g_string_truncate(h, 0);
+	is_metric_csv_header(h, IS_MW_CSV, t, true);
+	assert_non_null(strstr(h->str, ",energy_active_ns,energy_norm,lat_mean_ns,lat_p50_ns,"
+				       "lat_p99_ns,usage_"));
+	is_states_free(t);
+}
+
+static void test_table_json(void **state)
+{
+	struct is_state_table *t = is_states_dup(is_states_builtin("power9"));
+	g_autoptr(GString) s = g_string_new(NULL);
+	struct is_metric_ctx c;
+	struct is_metrics m, base;
+
+	(void)state;
+	t->count = 2;
+	hand_metrics(&m);
+	m.time_ns[2] = 0;
+	is_metric_ctx_init(&c, &m, t, NULL);
+	is_metric_json_object(s, &c, "");
+	assert_string_equal(s->str,
+		"{\n"
+		"  \"selections\": 8,\n"
+		"  \"accuracy\": {\"correct_pct\": 50.0000, \"us_pct\": [25.0000], \"os_pct\": [0.0000], "
+		"\"correct\": 4, \"us\": [2], \"os\": [0]},\n"
+		"  \"above\": 1, \"below\": 2,\n"
+		"  \"states\": [\n"
+		"    {\"name\": \"snooze\", \"usage\": 2, \"time_ns\": 1000, \"residency_pct\": 25.0000, "
+		"\"above\": 0, \"below\": 2},\n"
+		"    {\"name\": \"stop0_lite\", \"usage\": 5, \"time_ns\": 3000, \"residency_pct\": 75.0000, "
+		"\"above\": 1, \"below\": 0}\n"
+		"  ],\n"
+		"  \"wakeups\": {\"unknown\": 0, \"timer\": 6, \"tick\": 0, \"irq\": 2, \"ipi\": 0, \"poll\": 0},\n"
+		"  \"tick_stop_requests\": 3, \"tick_stopped\": 2, \"sleep_length_reads\": 7, "
+		"\"random_draws\": 1,\n"
+		"  \"idle_ns\": 4000, \"energy_active_ns\": 12345.7, \"avg_idle_power\": 3.086418,\n"
+		"  \"wakeup_latency\": {\"count\": 0, \"mean_ns\": 0.00, \"p50_ns\": 0, \"p99_ns\": 0, "
+		"\"max_ns\": 0}\n"
+		"}");
+	/* normalised rows against a baseline with twice the energy */
+	base = m;
+	base.energy *= 2;
+	is_metric_ctx_init(&c, &m, t, &base);
+	g_string_truncate(s, 0);
+	is_metric_json_flat(s, IS_MW_JSON_NORM, &c);
+	assert_string_equal(s->str, "\"energy\": 50.00, \"latency_mean\": 100.00, \"latency_p99\": 100.00");
+	is_states_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -217,6 +334,9 @@ int main(void)
 		cmocka_unit_test(test_energy),
 		cmocka_unit_test(test_latency),
 		cmocka_unit_test(test_add),
+		cmocka_unit_test(test_table_rows),
+		cmocka_unit_test(test_table_csv),
+		cmocka_unit_test(test_table_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

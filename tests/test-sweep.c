@@ -629,6 +629,60 @@ static void test_pareto(void **state)
 	assert_int_equal(idx[5], 5);
 }
 
+/* ---- the rfc experiments' runner and statistics ------------------------- */
+
+static void test_rfc_stats(void **state)
+{
+	static const double a[] = { 110, 90, 100, 120 }, b[] = { 100, 100, 100, 100 };
+	static const double z[] = { 0, 5 }, zb[] = { 0, 0 };
+	double m, sd;
+
+	(void)state;
+	is_rfc_mean_sd(a, 4, &m, &sd);
+	assert_true(fabs(m - 105) < 1e-12);
+	/* deviations 5 -15 -5 15: 500 / 3 */
+	assert_true(fabs(sd - sqrt(500.0 / 3)) < 1e-12);
+	is_rfc_ratio(a, b, 4, &m, &sd);
+	assert_true(fabs(m - 105) < 1e-12);
+	/* a zero baseline: 100 when the run is zero too, else 0 */
+	is_rfc_ratio(z, zb, 2, &m, &sd);
+	assert_true(fabs(m - 50) < 1e-12);
+	is_rfc_mean_sd(a, 1, &m, &sd);
+	assert_true(sd == 0);
+}
+
+static void test_rfc_run_row(void **state)
+{
+	const struct is_state_table *t = is_states_builtin("power9");
+	const struct is_rfc_row *row = &is_rfc_groups[3].rows[0];    /* pgbench 4 clients */
+	struct is_rfc_config c = { .seeds = 3, .threads = 1, .cpus = 2, .periods = 2000, .table = t };
+	struct is_rfc_run one[6], two[6];
+	g_autofree char *ps = NULL;
+	GError *err = NULL;
+	int np;
+
+	(void)state;
+	assert_true(is_rfc_run_row(&c, row, "teo-5.7", NULL, "intervals=8,16", one, &np, &err));
+	assert_int_equal(np, 2);
+	c.threads = 2;
+	assert_true(is_rfc_run_row(&c, row, "teo-5.7", NULL, "intervals=8,16", two, &np, &err));
+	for (int j = 0; j < 6; j++) {
+		assert_memory_equal(&one[j].m, &two[j].m, sizeof(one[j].m));
+		assert_int_equal(one[j].t->count, t->count);
+		assert_true(one[j].m.selections >= 2000);
+	}
+	/* seeds differ, so do their runs; the mean is over them */
+	assert_true(memcmp(&one[0].m, &one[1].m, sizeof(one[0].m)) != 0);
+	assert_true(fabs(is_rfc_mean(one, 3, IS_M_SELECTIONS, 0, NULL) -
+			 (double)(one[0].m.selections + one[1].m.selections +
+				  one[2].m.selections) / 3) < 1e-9);
+	ps = is_rfc_point_params("teo-5.7", NULL, "intervals=8,16", 1);
+	assert_non_null(strstr(ps, "intervals=16"));
+	assert_false(is_rfc_run_row(&c, row, "no-such-gov", NULL, NULL, one, &np, &err));
+	assert_non_null(strstr(err->message, "no-such-gov"));
+	g_clear_error(&err);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -646,6 +700,8 @@ int main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_row_parse),
 		cmocka_unit_test(test_pareto),
+		cmocka_unit_test(test_rfc_stats),
+		cmocka_unit_test(test_rfc_run_row),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

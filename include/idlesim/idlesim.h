@@ -9,4 +9,5 @@
 #include "idlesim/sweep.h"
 #include "idlesim/run.h"
 #include "idlesim/metric_table.h"
+#include "idlesim/rfc.h"
 #endif
