@@ -227,6 +227,7 @@ static void hand_metrics(struct is_metrics *m)
 	m->wakeups[IS_CAUSE_TIMER] = 6, m->wakeups[IS_CAUSE_IRQ] = 2;
 	m->tick_stops = 2, m->tick_stop_requests = 3, m->sleep_length_reads = 7;
 	m->random_draws = 1, m->energy = 12345.67, m->idle_ns = 4000;
+	m->rejected[1] = 3;
 }
 
 static void test_table_rows(void **state)
@@ -272,10 +273,10 @@ static void test_table_csv(void **state)
 	assert_string_equal(h->str, ",selections,correct_pct,us1_pct,us2_pct,os1_pct,os2_pct,"
 			    "above,below,lat_mean_ns,lat_p50_ns,lat_max_ns,tick_stop_requests,"
 			    "tick_stopped,sleep_length_reads,random_draws,idle_ns,usage_s0,time_ns_s0,"
-			    "usage_s1,time_ns_s1,usage_s2,time_ns_s2");
+			    "usage_s1,time_ns_s1,usage_s2,time_ns_s2,rejected_s0,rejected_s1,rejected_s2");
 	is_metric_csv_row(v, IS_MW_SWEEP, &c);
 	assert_string_equal(v->str, ",8,50.0000,25.0000,0.0000,0.0000,25.0000,1,2,0.00,0,0,3,2,7,1,"
-			    "4000,2,1000,5,3000,1,0");
+			    "4000,2,1000,5,3000,1,0,0,3,0");
 	g_string_truncate(h, 0);
 	is_metric_csv_header(h, IS_MW_CSV, t, true);
 	assert_non_null(strstr(h->str, ",energy_active_ns,energy_norm,lat_mean_ns,lat_p50_ns,"
@@ -304,9 +305,9 @@ static void test_table_json(void **state)
 		"  \"above\": 1, \"below\": 2,\n"
 		"  \"states\": [\n"
 		"    {\"name\": \"snooze\", \"usage\": 2, \"time_ns\": 1000, \"residency_pct\": 25.0000, "
-		"\"above\": 0, \"below\": 2},\n"
+		"\"above\": 0, \"below\": 2, \"rejected\": 0},\n"
 		"    {\"name\": \"stop0_lite\", \"usage\": 5, \"time_ns\": 3000, \"residency_pct\": 75.0000, "
-		"\"above\": 1, \"below\": 0}\n"
+		"\"above\": 1, \"below\": 0, \"rejected\": 3}\n"
 		"  ],\n"
 		"  \"wakeups\": {\"unknown\": 0, \"timer\": 6, \"tick\": 0, \"irq\": 2, \"ipi\": 0, \"poll\": 0},\n"
 		"  \"tick_stop_requests\": 3, \"tick_stopped\": 2, \"sleep_length_reads\": 7, "

@@ -273,6 +273,19 @@ static void test_exact(void **state)
 	/* the recorded draw used counts as a draw, the read as a read */
 	assert_int_equal(is_sim_cpu_metrics(s, 0)->random_draws, 1);
 	assert_int_equal(is_sim_cpu_metrics(s, 0)->sleep_length_reads, 1);
+	/*
+	 * A rejected selection (rej=1): the governor's choice (2) counts as
+	 * rejected, no reflect, nothing entered, not a selection.
+	 */
+	r.t_ns = 5000;
+	r.flags |= IS_F_REJ;
+	assert_true(is_sim_feed(s, &r, &err));
+	assert_int_equal(script.nw, 1);
+	assert_int_equal(is_sim_cpu_metrics(s, 0)->rejected[2], 1);
+	assert_int_equal(is_sim_cpu_metrics(s, 0)->rejected[5], 0);
+	assert_int_equal(is_sim_cpu_metrics(s, 0)->selections, 1);
+	assert_int_equal(is_sim_cpu_metrics(s, 0)->usage[5], 1);
+	r.flags &= ~IS_F_REJ;
 	r.has &= ~IS_HAS_SPAN;
 	assert_false(is_sim_feed(s, &r, &err));
 	assert_non_null(strstr(err->message, "'span'"));

@@ -120,6 +120,7 @@ enum is_metric_id {
 	IS_M_TICK_STOPPED_PCT,
 	IS_M_SHALLOW_PCT,
 	IS_M_RANDOM_DRAWS_PCT,
+	IS_M_REJECTED,
 	IS_M_COUNT
 };
 
@@ -144,7 +145,7 @@ void is_metric_append(GString *s, const struct is_metric *d, const struct is_met
 int is_metric_layout(enum is_mwriter w, enum is_metric_id *ids);
 /*
  * Appends the CSV column names of @w's rows (",name" each), per-state rows
- * that follow each other interleaved state by state; @state_names: named
+ * at consecutive places interleaved state by state; @state_names: named
  * after the states ("usage_snooze", run's CSV), else by index
  * ("usage_s0", sweep rows).
  */

@@ -34,6 +34,11 @@ struct is_metrics {
 						weighted pick) */
 	double energy;                       /* active-ns */
 	int64_t idle_ns;                     /* time in idle periods */
+	/*
+	 * Selections of the state that did not enter it (exact mode: the
+	 * recording's rej=1; the model never refuses).  Not in selections.
+	 */
+	uint64_t rejected[IS_STATE_MAX];
 };
 
 /* One finished selection, as the event loop scores it. */

@@ -29,6 +29,7 @@ void is_metrics_add(struct is_metrics *d, const struct is_metrics *s)
 		d->below[i] += s->below[i];
 		d->time_ns[i] += s->time_ns[i];
 		d->nt_wakeups[i] += s->nt_wakeups[i];
+		d->rejected[i] += s->rejected[i];
 	}
 	for (int i = 0; i < IS_CAUSE_COUNT; i++)
 		d->wakeups[i] += s->wakeups[i];
@@ -158,6 +159,7 @@ void is_metrics_acc_finish(const struct is_metrics_acc *a, struct is_metrics *m)
 		m->above[i] = a->above[i];
 		m->below[i] = a->below[i];
 		m->time_ns[i] = a->time_ns[i];
+		m->rejected[i] = a->rejected[i];
 	}
 	for (int i = 0; i < IS_ACC_BINS; i++)
 		m->acc[i] = a->acc[i];

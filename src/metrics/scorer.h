@@ -90,6 +90,7 @@ struct is_metrics_acc {
 	int64_t time_ns[IS_STATE_MAX];
 	int64_t idle_ns;
 	double energy;
+	uint64_t rejected[IS_STATE_MAX];   /* selected, not entered */
 };
 
 void is_metrics_acc_init(struct is_metrics_acc *a);

@@ -255,6 +255,11 @@ const struct is_metric is_metric_table[IS_M_COUNT] = {
 	[IS_M_RANDOM_DRAWS_PCT] = { "random_draws_pct", .unit = "%", .shape = ONE, .type = F,
 		.decimals = 4, .help = "random_draws in % of selections", AT(0, 0, 0, 0, 0, 5),
 		.get = get_share, .off = OFF(random_draws) },
+	[IS_M_REJECTED] = { "rejected", .unit = "", .shape = STATE, .type = U64,
+		.help = "selections of the state that did not enter it: the recording's rej=1 in "
+			"exact mode (call_cpuidle() found need_resched, or the driver refused; "
+			"the kernel's sysfs `rejected` counts only the latter); the model never "
+			"refuses", AT(46, 0, 20, 0, 20, 0), .get = get_field, .off = OFF(rejected) },
 };
 
 #undef OFF
@@ -374,7 +379,8 @@ static void csv_name(GString *s, const struct is_metric *d, const struct is_stat
 
 /*
  * Walks @w's rows for CSV: each value of a row in turn, except that a run
- * of per-state rows goes state by state (usage_s0,time_ns_s0,usage_s1,...).
+ * of per-state rows at consecutive places goes state by state
+ * (usage_s0,time_ns_s0,usage_s1,...).
  * @c NULL: the names.
  */
 static void csv_walk(GString *s, enum is_mwriter w, const struct is_state_table *t,
@@ -388,7 +394,8 @@ static void csv_walk(GString *s, enum is_mwriter w, const struct is_state_table 
 		int end = r + 1;
 
 		if (d->shape == IS_MSHAPE_STATE)
-			while (end < n && is_metric_table[ids[end]].shape == IS_MSHAPE_STATE)
+			while (end < n && is_metric_table[ids[end]].shape == IS_MSHAPE_STATE &&
+			       is_metric_table[ids[end]].at[w] == is_metric_table[ids[end - 1]].at[w] + 1)
 				end++;
 		for (int k = 0; k < (d->shape == IS_MSHAPE_STATE ? t->count : is_metric_count(d, t));
 		     k++)

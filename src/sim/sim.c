@@ -69,7 +69,6 @@ struct sim_cpu {
 	struct is_gov_env env;
 	uint64_t rng;
 	bool tick_stopped;
-	uint64_t rejected;
 	int64_t poll_lim;         /* for env.disabled (INT64_MAX: none) */
 	struct is_scorer score;
 	struct is_metrics_acc acc;
@@ -289,7 +288,7 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		/* call_cpuidle(): need_resched, not entered; no reflect */
 		wake = (struct is_gov_wake){ .entered = -1, .now_ns = rec->t_ns };
 		c->env.last_residency_ns = 0;
-		c->rejected++;
+		c->acc.rejected[idx]++;
 		if (s->observer)
 			observe(s, rec, idx, stop, &call, false, &wake, 0, rec->cause);
 		return true;

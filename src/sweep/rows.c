@@ -98,7 +98,7 @@ static void identity(struct is_sweep_def *d)
 {
 	const struct is_sweep_space *sp = d->space;
 	const struct is_governor *g = sp->gov;
-	g_autoptr(GString) s = g_string_new("idlesim-sweep 1\n");
+	g_autoptr(GString) s = g_string_new("idlesim-sweep 2\n");
 	g_autofree char *sum = NULL;
 
 	g_string_append_printf(s, "governor %s\nbase", g->name);
