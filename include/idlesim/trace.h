@@ -177,6 +177,7 @@ void is_trace_writer_abort(struct is_trace_writer *w);
 struct is_outfile {
 	FILE *f;
 	char *path, *tmp;
+	bool sync;            /* commit fsync()s the file before the rename */
 };
 bool is_outfile_open(struct is_outfile *o, const char *path, GError **error);
 /* Flushes, closes and renames; on failure the temporary file is removed. */

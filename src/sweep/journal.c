@@ -48,18 +48,23 @@ uint64_t is_sweep_shard_jobs(uint64_t jobs, uint32_t k, uint32_t n)
 	return jobs / n + (jobs % n > k - 1 ? 1 : 0);
 }
 
+typedef bool (*row_fn)(struct is_sweep_journal *j, const struct is_sweep_row_key *k,
+		       uint64_t lineno, off_t pos, void *ctx, GError **error);
+
 /*
- * Reads the journal of an interrupted run: keeps its whole rows, checks
- * they belong to this sweep and shard, truncates a torn last line.
+ * Walks the journal's whole rows: checks the header line, parses each row
+ * and hands it to @fn with its line number and offset.  A torn last line
+ * (cut by an interruption) ends the walk; *end is the offset after the
+ * last whole line.
  */
-static bool journal_load(struct is_sweep_journal *j, GError **error)
+static bool journal_each(struct is_sweep_journal *j, row_fn fn, void *ctx, off_t *end,
+			 GError **error)
 {
-	const struct is_sweep_def *d = j->def;
 	FILE *f = fopen(j->path, "r");
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	off_t good = 0;
+	off_t pos = 0;
 	uint64_t lineno = 0;
 	bool ok = true;
 
@@ -67,57 +72,74 @@ static bool journal_load(struct is_sweep_journal *j, GError **error)
 		IO_ERROR(error, j->path);
 		return false;
 	}
-	while ((len = getline(&line, &cap, f)) > 0) {
+	while (ok && (len = getline(&line, &cap, f)) > 0) {
 		struct is_sweep_row_key k;
 
 		lineno++;
 		if (line[len - 1] != '\n')
-			break;  /* torn by the interruption: dropped */
+			break;
 		if (lineno == 1 && j->header) {
 			if (strcmp(line, j->header) != 0) {
 				g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
 					    "%s: line 1: the columns differ from this sweep's: "
 					    "a resume file from a different sweep", j->path);
 				ok = false;
-				break;
 			}
-			good += len;
-			continue;
-		}
-		if (!is_sweep_row_parse(line, d->format, &k)) {
+		} else if (!is_sweep_row_parse(line, j->def->format, &k)) {
 			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
 				    "%s: line %" G_GUINT64_FORMAT ": not a sweep row", j->path, lineno);
 			ok = false;
-			break;
+		} else {
+			ok = fn(j, &k, lineno, pos, ctx, error);
 		}
-		if (strcmp(k.sweep, d->id) != 0 || k.jobs != d->jobs) {
-			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-				    "%s: line %" G_GUINT64_FORMAT ": field 'sweep': row of sweep %s, "
-				    "this is sweep %s (params, traces or options differ): "
-				    "a resume file from a different sweep", j->path, lineno,
-				    k.sweep, d->id);
-			ok = false;
-			break;
-		}
-		if (!is_sweep_in_shard(k.job, j->shard_k, j->shard_n) || bit(j->done, k.job)) {
-			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-				    "%s: line %" G_GUINT64_FORMAT ": field 'job': job %" G_GUINT64_FORMAT
-				    " is %s", j->path, lineno, k.job,
-				    bit(j->done, k.job) ? "there twice" : "not in this shard");
-			ok = false;
-			break;
-		}
-		set_bit(j->done, k.job);
-		j->ndone++;
-		good += len;
+		pos += len;
 	}
 	free(line);
 	fclose(f);
-	if (ok && truncate(j->path, good) != 0) {
-		IO_ERROR(error, j->path);
-		ok = false;
-	}
+	*end = pos;
 	return ok;
+}
+
+/* An interrupted run's row: this sweep's, this shard's, not there twice. */
+static bool resume_row(struct is_sweep_journal *j, const struct is_sweep_row_key *k,
+		       uint64_t lineno, off_t pos, void *ctx, GError **error)
+{
+	(void)pos, (void)ctx;
+	if (strcmp(k->sweep, j->def->id) != 0 || k->jobs != j->def->jobs) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "%s: line %" G_GUINT64_FORMAT ": field 'sweep': row of sweep %s, "
+			    "this is sweep %s (params, traces or options differ): "
+			    "a resume file from a different sweep", j->path, lineno,
+			    k->sweep, j->def->id);
+		return false;
+	}
+	if (!is_sweep_in_shard(k->job, j->shard_k, j->shard_n) || bit(j->done, k->job)) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "%s: line %" G_GUINT64_FORMAT ": field 'job': job %" G_GUINT64_FORMAT
+			    " is %s", j->path, lineno, k->job,
+			    bit(j->done, k->job) ? "there twice" : "not in this shard");
+		return false;
+	}
+	set_bit(j->done, k->job);
+	j->ndone++;
+	return true;
+}
+
+/*
+ * Reads the journal of an interrupted run: keeps its whole rows, checks
+ * they belong to this sweep and shard, truncates a torn last line.
+ */
+static bool journal_load(struct is_sweep_journal *j, GError **error)
+{
+	off_t good;
+
+	if (!journal_each(j, resume_row, NULL, &good, error))
+		return false;
+	if (truncate(j->path, good) != 0) {
+		IO_ERROR(error, j->path);
+		return false;
+	}
+	return true;
 }
 
 /* An OUT that already exists: the same sweep, complete? */
@@ -224,54 +246,54 @@ bool is_sweep_journal_close(struct is_sweep_journal *j, GError **error)
 	return true;
 }
 
+struct finalize {
+	off_t *off;                   /* of each of the shard's rows, in job order */
+	uint64_t rows;
+	struct is_sweep_agg *agg;
+};
+
+static bool finalize_row(struct is_sweep_journal *j, const struct is_sweep_row_key *k,
+			 uint64_t lineno, off_t pos, void *ctx, GError **error)
+{
+	struct finalize *x = ctx;
+
+	(void)lineno, (void)error;
+	x->off[(k->job - (j->shard_k - 1)) / j->shard_n] = pos;
+	x->rows++;
+	x->agg[k->point].objective += k->objective;
+	x->agg[k->point].energy += k->energy;
+	x->agg[k->point].p99 += k->p99;
+	x->agg[k->point].n++;
+	return true;
+}
+
 bool is_sweep_journal_finalize(struct is_sweep_journal *j, struct is_sweep_agg *g,
 			       GError **error)
 {
-	const struct is_sweep_def *d = j->def;
-	uint64_t n = is_sweep_shard_jobs(d->jobs, j->shard_k, j->shard_n);
+	uint64_t n = is_sweep_shard_jobs(j->def->jobs, j->shard_k, j->shard_n);
 	g_autofree off_t *off = g_new(off_t, n ? n : 1);
-	FILE *f = fopen(j->path, "r");
+	struct finalize x = { off, 0, g };
+	struct is_outfile o;
 	char *line = NULL;
 	size_t cap = 0;
-	ssize_t len;
-	off_t pos = 0;
-	struct is_outfile o;
-	uint64_t rows = 0;
+	off_t end;
 	bool ok = true;
+	FILE *f;
 
+	if (!journal_each(j, finalize_row, &x, &end, error))
+		return false;
+	if (x.rows != n) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "%s: %" G_GUINT64_FORMAT " rows, expected %" G_GUINT64_FORMAT,
+			    j->path, x.rows, n);
+		return false;
+	}
+	f = fopen(j->path, "r");
 	if (!f) {
 		IO_ERROR(error, j->path);
 		return false;
 	}
-	while ((len = getline(&line, &cap, f)) > 0) {
-		struct is_sweep_row_key k;
-
-		if (j->header && pos == 0) {
-			pos += len;
-			continue;
-		}
-		if (!is_sweep_row_parse(line, d->format, &k)) {
-			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-				    "%s: a row could not be read back", j->path);
-			ok = false;
-			break;
-		}
-		off[(k.job - (j->shard_k - 1)) / j->shard_n] = pos;
-		rows++;
-		g[k.point].objective += k.objective;
-		g[k.point].energy += k.energy;
-		g[k.point].p99 += k.p99;
-		g[k.point].n++;
-		pos += len;
-	}
-	if (ok && rows != n) {
-		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-			    "%s: %" G_GUINT64_FORMAT " rows, expected %" G_GUINT64_FORMAT,
-			    j->path, rows, n);
-		ok = false;
-	}
-	if (!ok || !is_outfile_open(&o, j->out, error)) {
-		free(line);
+	if (!is_outfile_open(&o, j->out, error)) {
 		fclose(f);
 		return false;
 	}
@@ -287,14 +309,11 @@ bool is_sweep_journal_finalize(struct is_sweep_journal *j, struct is_sweep_agg *
 	}
 	free(line);
 	fclose(f);
-	if (ok && (fflush(o.f) != 0 || fsync(fileno(o.f)) != 0)) {
-		IO_ERROR(error, j->out);
-		ok = false;
-	}
 	if (!ok) {
 		is_outfile_abort(&o);
 		return false;
 	}
+	o.sync = true;
 	if (!is_outfile_commit(&o, error))
 		return false;
 	unlink(j->path);

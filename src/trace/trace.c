@@ -471,6 +471,8 @@ bool is_outfile_commit(struct is_outfile *o, GError **error)
 		o->f = NULL;
 		return ok;
 	}
+	if (ok && o->sync && fsync(fileno(o->f)) != 0)
+		ok = false;
 	if (fclose(o->f) != 0)
 		ok = false;
 	o->f = NULL;
@@ -525,24 +527,11 @@ struct is_trace_writer *is_trace_writer_open(const char *path,
 	w->path = g_strdup(path);
 	is_trace_header_copy(&w->h, h);
 	w->h.version = IS_TRACE_VERSION;
-	if (strcmp(path, "-") == 0) {
-		w->f = stdout;
-	} else {
-		int fd;
-
-		w->tmp = g_strdup_printf("%s.tmp.XXXXXX", path);
-		fd = g_mkstemp(w->tmp);
-		if (fd < 0) {
-			g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path,
-				    g_strerror(errno));
-			g_clear_pointer(&w->tmp, g_free);
-			is_trace_writer_abort(w);
-			return NULL;
-		}
-		/* mkstemp() makes the file 0600; give it the usual mode. */
-		fchmod(fd, 0666 & ~is_current_umask());
-		w->f = fdopen(fd, "wb");
+	if (!is_outfile_open(&w->out, path, error)) {
+		is_trace_writer_abort(w);
+		return NULL;
 	}
+	w->f = w->out.f;
 	ok = w->fmt == IS_FMT_BINARY ? is_bin_write_header(w) : is_text_write_header(w);
 	if (!ok) {
 		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: write failed: %s", path,
@@ -580,7 +569,6 @@ static void writer_free(struct is_trace_writer *w)
 {
 	is_trace_header_clear(&w->h);
 	g_free(w->path);
-	g_free(w->tmp);
 	g_free(w);
 }
 
@@ -589,21 +577,14 @@ bool is_trace_writer_commit(struct is_trace_writer *w, GError **error)
 	bool ok = !w->failed;
 
 	ok = ok && (w->fmt == IS_FMT_BINARY ? is_bin_write_end(w) : is_text_write_end(w));
-	ok = ok && fflush(w->f) == 0 && !ferror(w->f);
-	if (w->f != stdout) {
-		ok = ok && fsync(fileno(w->f)) == 0;
-		if (fclose(w->f) != 0)
-			ok = false;
-		w->f = NULL;
-		if (ok && rename(w->tmp, w->path) != 0)
-			ok = false;
-	}
 	if (!ok) {
 		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", w->path,
 			    w->failed ? "earlier write failed" : g_strerror(errno));
-		if (w->tmp)
-			unlink(w->tmp);
+		is_trace_writer_abort(w);
+		return false;
 	}
+	w->out.sync = true;
+	ok = is_outfile_commit(&w->out, error);
 	writer_free(w);
 	return ok;
 }
@@ -612,9 +593,6 @@ void is_trace_writer_abort(struct is_trace_writer *w)
 {
 	if (!w)
 		return;
-	if (w->f && w->f != stdout)
-		fclose(w->f);
-	if (w->tmp)
-		unlink(w->tmp);
+	is_outfile_abort(&w->out);
 	writer_free(w);
 }

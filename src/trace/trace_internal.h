@@ -37,8 +37,8 @@ struct is_trace_reader *is_trace_open_stream(FILE *f, const char *path, GError *
 struct is_trace_writer {
 	enum is_trace_format fmt;
 	char *path;         /* final name */
-	char *tmp;          /* temporary name, NULL for stdout */
-	FILE *f;
+	struct is_outfile out;
+	FILE *f;            /* out.f */
 	struct is_trace_header h;
 	uint64_t count;
 	int64_t last_t;
