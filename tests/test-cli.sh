@@ -256,6 +256,17 @@ expect 2 "'oracle' given twice" -- "$IDLESIM" bench -g oracle,oracle --periods 1
 expect 1 "README.md:5: field 'cpu'" "not an ftrace event line" -- "$IDLESIM" import "$TRACES/README.md" -o "$T/y.trace"
 [ ! -e "$T/y.trace" ] && ok || bad "a failed import left a file"
 
+# An output that is not a regular file (a FIFO, /dev/null) is written to,
+# never replaced by a renamed temporary file.
+mkfifo "$T/fifo"
+cat "$T/fifo" > "$T/fifo.out" &
+"$IDLESIM" run -t "$TRACES/basic.trace" -g teo-6.12 -f csv -o "$T/fifo" && wait && [ -p "$T/fifo" ] &&
+	grep -q "^teo-6.12," "$T/fifo.out" && ok || bad "run -o FIFO replaced the FIFO or wrote nothing"
+cat "$T/fifo" > "$T/fifo.out" &
+"$IDLESIM" synth -w pgbench --periods 100 -o "$T/fifo" 2>/dev/null && wait && [ -p "$T/fifo" ] &&
+	head -1 "$T/fifo.out" | grep -q "^idlesim-trace" && ok || bad "synth -o FIFO replaced the FIFO"
+ls "$T"/fifo.tmp.* >/dev/null 2>&1 && bad "a temporary file was left beside the FIFO" || ok
+
 # --- synth and run --workload
 expect 0 "schbench" "ebizzy-sleep" "pgbench" "hackbench" "mixed" "idle:" "threads=2 (1..4096)" "approximates" "leaves out" -- "$IDLESIM" synth --list
 expect 0 "3000 idle periods on 3 CPUs, workload schbench, seed 5" -- "$IDLESIM" synth -w schbench --wparam threads=8 --cpus 3 --wseed 5 --periods 3000 -o "$T/s1.trace"

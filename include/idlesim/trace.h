@@ -172,7 +172,9 @@ void is_trace_writer_abort(struct is_trace_writer *w);
 /*
  * A file that appears under its name only when complete: written as
  * PATH.tmp.XXXXXX (mode 0666 & ~umask) and renamed by commit; abort
- * removes it.  PATH NULL or "-": stdout, which commit flushes.
+ * removes it.  PATH NULL or "-": stdout, which commit flushes.  A PATH
+ * that exists and is not a regular file (/dev/null, a FIFO, a terminal)
+ * is written directly: renaming over it would replace the device.
  */
 struct is_outfile {
 	FILE *f;

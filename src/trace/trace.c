@@ -433,6 +433,7 @@ mode_t is_current_umask(void)
 
 bool is_outfile_open(struct is_outfile *o, const char *path, GError **error)
 {
+	struct stat st;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
@@ -441,6 +442,15 @@ bool is_outfile_open(struct is_outfile *o, const char *path, GError **error)
 		return true;
 	}
 	o->path = g_strdup(path);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		o->f = fopen(path, "w");
+		if (!o->f) {
+			g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path, g_strerror(errno));
+			g_clear_pointer(&o->path, g_free);
+			return false;
+		}
+		return true;
+	}
 	o->tmp = g_strdup_printf("%s.tmp.XXXXXX", path);
 	fd = g_mkstemp(o->tmp);
 	if (fd >= 0)
@@ -471,16 +481,18 @@ bool is_outfile_commit(struct is_outfile *o, GError **error)
 		o->f = NULL;
 		return ok;
 	}
-	if (ok && o->sync && fsync(fileno(o->f)) != 0)
+	/* fsync() of a device or FIFO may fail with EINVAL: a regular file's only */
+	if (ok && o->sync && o->tmp && fsync(fileno(o->f)) != 0)
 		ok = false;
 	if (fclose(o->f) != 0)
 		ok = false;
 	o->f = NULL;
-	if (ok && rename(o->tmp, o->path) != 0)
+	if (ok && o->tmp && rename(o->tmp, o->path) != 0)
 		ok = false;
 	if (!ok) {
 		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", o->path, g_strerror(errno));
-		unlink(o->tmp);
+		if (o->tmp)
+			unlink(o->tmp);
 	}
 	g_clear_pointer(&o->path, g_free);
 	g_clear_pointer(&o->tmp, g_free);
@@ -491,7 +503,8 @@ void is_outfile_abort(struct is_outfile *o)
 {
 	if (o->f && o->f != stdout) {
 		fclose(o->f);
-		unlink(o->tmp);
+		if (o->tmp)
+			unlink(o->tmp);
 	}
 	o->f = NULL;
 	g_clear_pointer(&o->path, g_free);
