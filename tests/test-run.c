@@ -235,6 +235,36 @@ static void test_errors(void **state)
 	}
 }
 
+static int bad_select(void *st, const struct is_gov_env *env, struct is_gov_call *c, bool *stop)
+{
+	(void)st, (void)env, (void)c, (void)stop;
+	return 99;
+}
+
+/* The governor alone: one decision per idle record; a bad state is an error. */
+static void test_governor_only(void **state)
+{
+	g_autofree char *p = trace_path("basic.trace");
+	struct is_sweep_trace *t;
+	static const struct is_governor bad = { .name = "bad", .select = bad_select };
+	uint64_t idle = 0, n = 0;
+	GError *err = NULL;
+
+	(void)state;
+	t = is_sweep_trace_load(p, NULL, &err);
+	assert_non_null(t);
+	for (size_t i = 0; i < t->n; i++)
+		idle += t->recs[i].kind == IS_REC_IDLE;
+	assert_true(is_run_governor_only(is_governor_find("teo-6.12"), t->recs, t->n, &t->hdr,
+					 t->table, t->disabled, &n, &err));
+	assert_int_equal(n, idle);
+	assert_false(is_run_governor_only(&bad, t->recs, t->n, &t->hdr, t->table, t->disabled,
+					  &n, &err));
+	assert_string_equal(err->message, "record 1: governor bad returned no state");
+	g_clear_error(&err);
+	is_sweep_trace_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +273,7 @@ int main(void)
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_workload),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_governor_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -100,4 +100,15 @@ bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64
 /* Frees the simulations of @g[0..n). */
 void is_run_gov_clear(struct is_run_gov *g, int n);
 
+/*
+ * The governor alone, no idle loop (bench --governor-only): select() then
+ * reflect() for each idle record of @recs, with the record's sleep length,
+ * next tick, tick state and latency limit; the state chosen is the one
+ * entered and the record's idle time its residency.  *decisions: the
+ * selections made.  Fails when the governor returns no valid state.
+ */
+bool is_run_governor_only(const struct is_governor *g, const struct is_record *recs, size_t n,
+			  const struct is_trace_header *h, const struct is_state_table *table,
+			  uint32_t disabled, uint64_t *decisions, GError **err);
+
 #endif

@@ -124,75 +124,6 @@ static bool run_closed(const struct is_governor *g, const char *workload, gint64
 	return ok;
 }
 
-/*
- * select() then reflect() for every record, with the record's sleep
- * length, next tick, tick state and latency limit; the state chosen is
- * the one entered and the record's idle time its residency.
- */
-static bool run_governor_only(const struct is_governor *g, const struct is_sweep_trace *t,
-			      double *secs, uint64_t *decisions, GError **err)
-{
-	const struct is_trace_header *h = &t->hdr;
-	struct is_params params;
-	struct is_gov_env *env;
-	void **st;
-	uint64_t rng = 1;
-	double t0;
-	int64_t bad = -1;
-
-	*decisions = 0;
-	is_params_defaults(g, &params);
-	env = g_new0(struct is_gov_env, h->cpus);
-	st = g_new0(void *, h->cpus);
-	for (int c = 0; c < h->cpus; c++) {
-		env[c] = (struct is_gov_env){ .drv = t->table, .params = &params,
-					      .disabled = t->disabled,
-					      .tick_nsec = is_tick_nsec(h->hz), .cpu = c };
-		st[c] = g_malloc0(g->state_size ? g->state_size : 1);
-		if (g->init)
-			g->init(st[c], &env[c]);
-	}
-	t0 = now_s();
-	for (size_t i = 0; i < t->n; i++) {
-		const struct is_record *r = &t->recs[i];
-		struct is_gov_call call = {
-			.now_ns = r->t_ns, .latency_req_ns = r->lat_ns,
-			.tick_stopped = r->flags & IS_F_TS, .sleep_length_ns_ = r->sleep_ns,
-			.delta_next_ns_ = r->tick_ns, .rng_ = &rng,
-			.oracle_idle_ns = r->idle_ns, .recorded_state = -1, .recorded_stop = -1,
-		};
-		struct is_gov_env *e = &env[r->cpu];
-		bool stop = true;
-		int idx;
-
-		if (r->kind != IS_REC_IDLE)
-			continue;
-		idx = g->select(st[r->cpu], e, &call, &stop);
-		if (idx < 0 || idx >= t->table->count) {
-			bad = (int64_t)i;
-			break;
-		}
-		++*decisions;
-		e->last_residency_ns = r->idle_ns;
-		if (g->reflect)
-			g->reflect(st[r->cpu], e, &(struct is_gov_wake){
-				.entered = idx, .now_ns = r->t_ns + r->idle_ns,
-				.last_residency_ns = r->idle_ns });
-	}
-	*secs = now_s() - t0;
-	for (int c = 0; c < h->cpus; c++)
-		g_free(st[c]);
-	g_free(st);
-	g_free(env);
-	if (bad >= 0) {
-		g_set_error(err, IS_ERROR, IS_ERROR_INVALID,
-			    "record %" G_GINT64_FORMAT ": governor %s returned no state", bad + 1,
-			    g->name);
-		return false;
-	}
-	return true;
-}
-
 int cmd_bench(int argc, char **argv)
 {
 	gint64 periods = 10000000;
@@ -296,7 +227,12 @@ int cmd_bench(int argc, char **argv)
 		best = 0;
 		if (gov_only) {
 			for (gint64 rep = 0; rep < repeat; rep++) {
-				if (!run_governor_only(g, inmem, &dt, &n, &err))
+				double t0 = now_s();
+				bool ok = is_run_governor_only(g, inmem->recs, inmem->n, &inmem->hdr,
+							       inmem->table, inmem->disabled, &n, &err);
+
+				dt = now_s() - t0;
+				if (!ok)
 					goto fail;
 				if (!best || dt < best)
 					best = dt;

@@ -209,3 +209,69 @@ bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64
 		is_sim_total(g[i].sim, &g[i].total);
 	return true;
 }
+
+/*
+ * select() then reflect() for every record, with the record's sleep
+ * length, next tick, tick state and latency limit; the state chosen is
+ * the one entered and the record's idle time its residency.
+ */
+bool is_run_governor_only(const struct is_governor *g, const struct is_record *recs, size_t n,
+			  const struct is_trace_header *h, const struct is_state_table *table,
+			  uint32_t disabled, uint64_t *decisions, GError **err)
+{
+	struct is_params params;
+	struct is_gov_env *env;
+	void **st;
+	uint64_t rng = 1;
+	int64_t bad = -1;
+
+	*decisions = 0;
+	is_params_defaults(g, &params);
+	env = g_new0(struct is_gov_env, h->cpus);
+	st = g_new0(void *, h->cpus);
+	for (int c = 0; c < h->cpus; c++) {
+		env[c] = (struct is_gov_env){ .drv = table, .params = &params,
+					      .disabled = disabled,
+					      .tick_nsec = is_tick_nsec(h->hz), .cpu = c };
+		st[c] = g_malloc0(g->state_size ? g->state_size : 1);
+		if (g->init)
+			g->init(st[c], &env[c]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct is_record *r = &recs[i];
+		struct is_gov_call call = {
+			.now_ns = r->t_ns, .latency_req_ns = r->lat_ns,
+			.tick_stopped = r->flags & IS_F_TS, .sleep_length_ns_ = r->sleep_ns,
+			.delta_next_ns_ = r->tick_ns, .rng_ = &rng,
+			.oracle_idle_ns = r->idle_ns, .recorded_state = -1, .recorded_stop = -1,
+		};
+		struct is_gov_env *e = &env[r->cpu];
+		bool stop = true;
+		int idx;
+
+		if (r->kind != IS_REC_IDLE)
+			continue;
+		idx = g->select(st[r->cpu], e, &call, &stop);
+		if (idx < 0 || idx >= table->count) {
+			bad = (int64_t)i;
+			break;
+		}
+		++*decisions;
+		e->last_residency_ns = r->idle_ns;
+		if (g->reflect)
+			g->reflect(st[r->cpu], e, &(struct is_gov_wake){
+				.entered = idx, .now_ns = r->t_ns + r->idle_ns,
+				.last_residency_ns = r->idle_ns });
+	}
+	for (int c = 0; c < h->cpus; c++)
+		g_free(st[c]);
+	g_free(st);
+	g_free(env);
+	if (bad >= 0) {
+		g_set_error(err, IS_ERROR, IS_ERROR_INVALID,
+			    "record %" G_GINT64_FORMAT ": governor %s returned no state", bad + 1,
+			    g->name);
+		return false;
+	}
+	return true;
+}
