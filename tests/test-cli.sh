@@ -256,6 +256,16 @@ expect 2 "'oracle' given twice" -- "$IDLESIM" bench -g oracle,oracle --periods 1
 expect 1 "README.md:5: field 'cpu'" "not an ftrace event line" -- "$IDLESIM" import "$TRACES/README.md" -o "$T/y.trace"
 [ ! -e "$T/y.trace" ] && ok || bad "a failed import left a file"
 
+# A capture cut off mid-write: the last line is dropped with a warning naming it.
+xz -dc "$TRACES/qemu-x86-stock.txt.xz" > "$T/cut.txt"
+printf '          <idle>-0       [001] d..1.  1.23' >> "$T/cut.txt"
+expect 0 "warning: line $(($(wc -l < "$T/cut.txt") + 1)) is cut off (the capture stopped mid-write): dropped" \
+	-- "$IDLESIM" import "$T/cut.txt" -o "$T/cut.trace"
+"$IDLESIM" import -q "$TRACES/qemu-x86-stock.txt.xz" -o "$T/uncut.trace"
+grep -v '^source' "$T/cut.trace" > "$T/cut.body"
+grep -v '^source' "$T/uncut.trace" > "$T/uncut.body"
+cmp -s "$T/cut.body" "$T/uncut.body" && ok || bad "a cut last line changed the import"
+
 # An output that is not a regular file (a FIFO, /dev/null) is written to,
 # never replaced by a renamed temporary file.
 mkfifo "$T/fifo"

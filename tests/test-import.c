@@ -472,6 +472,27 @@ static const struct {
 	{ "no period", HEAD L(0, "1.0", "cpu_idle: state=1 cpu_id=0"),
 	  { "no complete idle period", "" } },
 	{ "NUL byte", HEAD "ab\0cd\n", { ":5: field 'line'", "NUL" } },
+	/* the field named is the one missing */
+	{ "no next_pid", HEAD TWO_PERIODS L(0, "1.005", "sched_switch: prev_comm=a prev_pid=1 "
+					     "prev_prio=120 prev_state=S ==> next_comm=b")
+	  "x\n", { ":19: field 'next_pid'", "missing" } },
+	/*
+	 * One timestamp 85 s back among neighbours that agree: an error naming
+	 * the line, not an 85 s idle period.
+	 */
+	{ "damaged timestamp", HEAD
+	  L(0, "100.000100", "cpu_idle: state=1 cpu_id=0")
+	  L(0, "15.000200", "cpu_idle: state=4294967295 cpu_id=0")
+	  L(0, "100.000300", "cpu_idle: state=2 cpu_id=0")
+	  L(0, "100.000400", "cpu_idle: state=4294967295 cpu_id=0"),
+	  { ":6: field 'timestamp'", "15.000200 s, but CPU 0's events around it are at "
+	    "100.000100 and 100.000300 s: a damaged timestamp" } },
+	{ "damaged timestamp, ahead", HEAD
+	  L(0, "100.000100", "cpu_idle: state=1 cpu_id=0")
+	  L(0, "185.000200", "cpu_idle: state=4294967295 cpu_id=0")
+	  L(0, "100.000300", "cpu_idle: state=2 cpu_id=0")
+	  L(0, "100.000400", "cpu_idle: state=4294967295 cpu_id=0"),
+	  { ":6: field 'timestamp'", "a damaged timestamp" } },
 };
 
 static void test_bad(void **state)
@@ -497,6 +518,79 @@ static void test_bad(void **state)
 		g_error_free(err);
 		g_unlink(in);
 	}
+}
+
+/*
+ * The capture stopped mid-write: a cut-off last line is dropped with a
+ * warning naming it, whatever it cut (the event name, or a field).  A
+ * last line that is whole but lacks its newline is kept.
+ */
+static void test_cut_last_line(void **state)
+{
+	static const char *const cuts[] = {
+		L(0, "1.005000", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_s"),
+		"          <idle>-0       [000] d....  1.00",
+		L(0, "1.005000", "cpu_idle: state=2 cpu_i"),
+	};
+	struct is_capture_stats st;
+	GError *err = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(cuts); i++) {
+		g_autofree char *in = g_strconcat(HEAD TWO_PERIODS, cuts[i], NULL);
+		g_autofree char *r = NULL;
+
+		/* without its newline, as a capture cut mid-write ends */
+		if (in[strlen(in) - 1] == '\n')
+			in[strlen(in) - 1] = 0;
+		r = import_text(in, &defaults, &st, &err);
+		if (!r)
+			fail_msg("cut %zu: %s", i, err->message);
+		assert_string_equal(r, TWO_EXPECTED);
+		assert_int_equal(st.cut_line, 19);
+	}
+	{
+		/* whole, no newline: kept, no warning */
+		g_autofree char *in = g_strdup(HEAD TWO_PERIODS);
+		g_autofree char *r = NULL;
+
+		in[strlen(in) - 1] = 0;
+		r = import_text(in, &defaults, &st, &err);
+		assert_non_null(r);
+		assert_string_equal(r, TWO_EXPECTED);
+		assert_int_equal(st.cut_line, 0);
+	}
+	{
+		/* a cut line in the middle is still an error */
+		g_autofree char *in = g_strconcat(HEAD "          <idle>-0       [000] d....  1.00\n",
+						  TWO_PERIODS, NULL);
+
+		assert_null(import_text(in, &defaults, &st, &err));
+		assert_non_null(strstr(err->message, ":5: field"));
+		g_clear_error(&err);
+	}
+}
+
+/* Two lines swapped: one event arrived out of time order, and is counted. */
+static void test_reordered_count(void **state)
+{
+	g_auto(GStrv) l = g_strsplit(TWO_PERIODS, "\n", -1);
+	GString *s = g_string_new(HEAD);
+	g_autofree char *in = NULL, *r = NULL;
+	struct is_capture_stats st;
+	GError *err = NULL;
+
+	(void)state;
+	for (guint i = 0; l[i] && *l[i]; i++)
+		g_string_append_printf(s, "%s\n", l[i == 6 ? 7 : i == 7 ? 6 : i]);
+	in = g_string_free(s, FALSE);
+	r = import_text(in, &defaults, &st, &err);
+	assert_non_null(r);
+	assert_string_equal(r, TWO_EXPECTED);
+	assert_int_equal(st.reordered, 1);
+	g_free(r);
+	r = import_text(HEAD TWO_PERIODS, &defaults, &st, &err);
+	assert_int_equal(st.reordered, 0);
 }
 
 /* A trace.dat given to a build without libtracecmd says how to convert. */
@@ -611,6 +705,8 @@ int main(void)
 		cmocka_unit_test(test_tick_traced_start),
 		cmocka_unit_test(test_gaps),
 		cmocka_unit_test(test_bad),
+		cmocka_unit_test(test_cut_last_line),
+		cmocka_unit_test(test_reordered_count),
 		cmocka_unit_test(test_dat_magic),
 		cmocka_unit_test(test_streaming),
 	};

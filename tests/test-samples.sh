@@ -112,6 +112,9 @@ if out=$("$IDLESIM" import -q "$T/stock.dat" -o "$T/dat.trace" 2>&1); then
 		fail=$((fail + 1)); echo "FAIL: trace-cmd is not installed (tools/install-deps installs it)"
 	fi
 	check test "$(grep -c '^I' "$T/dat.trace")" -gt 9000
+	# the summary gives a trace.dat's size and records, not "0.0 MB, 0 lines"
+	check grep -q "^capture .*stock.dat: dat, 2.7 MB, 67898 records, 67898 events" \
+		<<< "$("$IDLESIM" import "$T/stock.dat" -o "$T/dat.trace" 2>&1)"
 	# libtracecmd dereferences NULL on this file (found by fuzz-dat): it
 	# runs in a child process, so the crash is an error, not ours.
 	out=$("$IDLESIM" import "$(dirname "$0")/fuzz/corpus/dat/libtracecmd-segv-in-open.dat" -o "$T/bad.trace" 2>&1)

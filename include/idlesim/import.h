@@ -72,7 +72,9 @@ struct is_capture_options {
 
 struct is_capture_stats {
 	enum is_capture_format format;  /* as detected */
-	uint64_t bytes, lines;          /* input size (decompressed), lines (text) */
+	uint64_t bytes, lines;          /* input size (decompressed), lines (text)
+					   or records (trace.dat) */
+	uint64_t cut_line;              /* a cut-off last line, dropped (0: none) */
 	uint64_t events;                /* events parsed */
 	uint64_t used_events;           /* of which the importer uses */
 	uint64_t unknown_events;        /* other events (counted, ignored) */

@@ -23,10 +23,14 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 	static const char *const miss[] = { "none", "above", "below" };
 	uint64_t judged = s->miss_agree + s->miss_disagree;
 
-	fprintf(f, "capture %s: %s, %.1f MB, %" G_GUINT64_FORMAT " lines, %" G_GUINT64_FORMAT
+	fprintf(f, "capture %s: %s, %.1f MB, %" G_GUINT64_FORMAT " %s, %" G_GUINT64_FORMAT
 	       " events (%" G_GUINT64_FORMAT " used, %" G_GUINT64_FORMAT " other, ignored)\n",
 	       in, is_capture_format_name(s->format), (double)s->bytes / 1e6, s->lines,
-	       s->events, s->used_events, s->unknown_events);
+	       s->format == IS_CAP_DAT ? "records" : "lines", s->events, s->used_events,
+	       s->unknown_events);
+	if (s->cut_line)
+		fprintf(f, "warning: line %" G_GUINT64_FORMAT " is cut off (the capture stopped "
+			"mid-write): dropped\n", s->cut_line);
 	fprintf(f, "%s: %" G_GUINT64_FORMAT " idle periods on %d CPUs over %.3f s\n", out,
 	       s->records, s->cpus, (double)(s->last_ns - s->first_ns) / 1e9);
 	fprintf(f, "inputs (see traces/README.md, \"Importing stock captures\"):\n");

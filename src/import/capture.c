@@ -117,6 +117,16 @@ struct cap_ctx {
 	int64_t last_ts;
 	bool any;
 	uint64_t last_where;
+	int64_t max_in_ts;        /* the latest time pushed so far */
+	uint64_t pushed;
+	/*
+	 * Per CPU, in input order: the event before the pending one, and the
+	 * pending one, held until the CPU's next event shows whether its
+	 * timestamp is an isolated jump (damaged).
+	 */
+	struct cap_event *pend;
+	bool *has_pend, *has_prev;
+	int64_t *prev_ts;
 	/* per CPU */
 	struct ccpu *cpu;
 	int ncpu_alloc, maxcpu, hint_cpus;
@@ -193,6 +203,10 @@ void cap_free(struct cap_ctx *c)
 	g_free(c->path);
 	g_free(c->heap);
 	g_free(c->cpu);
+	g_free(c->pend);
+	g_free(c->has_pend);
+	g_free(c->has_prev);
+	g_free(c->prev_ts);
 	g_hash_table_destroy(c->fidx);
 	g_ptr_array_free(c->funcs, TRUE);
 	g_free(c->out);
@@ -209,7 +223,7 @@ uint32_t cap_func_count(const struct cap_ctx *c)
 
 int64_t cap_last_ts(const struct cap_ctx *c)
 {
-	return c->st.last_ns;
+	return c->max_in_ts;
 }
 
 void cap_set_where_name(struct cap_ctx *c, const char *unit)
@@ -227,6 +241,16 @@ void cap_count_unknown_event(struct cap_ctx *c)
 {
 	c->st.events++;
 	c->st.unknown_events++;
+}
+
+void cap_note_cut_line(struct cap_ctx *c, uint64_t line)
+{
+	c->st.cut_line = line;
+}
+
+void cap_add_bytes(struct cap_ctx *c, uint64_t bytes)
+{
+	c->st.bytes += bytes;
 }
 
 void cap_count_line(struct cap_ctx *c, uint64_t bytes)
@@ -855,13 +879,8 @@ static bool release_one(struct cap_ctx *c, GError **error)
 	return true;
 }
 
-bool cap_push(struct cap_ctx *c, const struct cap_event *e, GError **error)
+static bool heap_push(struct cap_ctx *c, const struct cap_event *e, GError **error)
 {
-	if (e->cpu < 0 || e->cpu >= IS_TRACE_MAX_CPUS)
-		return cap_error(c, error, e->where, "cpu", "CPU %d outside 0..%d", e->cpu,
-				 IS_TRACE_MAX_CPUS - 1);
-	if (e->ts_ns < 0)
-		return cap_error(c, error, e->where, "timestamp", "negative");
 	c->st.events++;
 	if (e->type == CAP_OTHER)
 		c->st.unknown_events++;
@@ -871,13 +890,95 @@ bool cap_push(struct cap_ctx *c, const struct cap_event *e, GError **error)
 		c->st.first_ns = e->ts_ns;
 	if (e->ts_ns > c->st.last_ns)
 		c->st.last_ns = e->ts_ns;
-	if (c->hn && e->where > c->last_where && e->ts_ns < c->heap[0].ts_ns)
-		c->st.reordered++;
-	c->last_where = e->where;
 	ev_push(&c->heap, &c->hn, &c->hcap, e);
 	if (c->hn > c->o.reorder_window)
 		return release_one(c, error);
 	return true;
+}
+
+/*
+ * A damaged timestamp: an event more than this before (or after) both of
+ * its CPU's neighbouring events in the input, which agree with each other.
+ * Unsorted input (even every line reversed) keeps each CPU's neighbours
+ * on one side; a time that jumped alone does not (a line 85 s back became
+ * an 85 s idle period).
+ */
+#define CAP_JUMP_NS 1000000000LL
+
+static bool jumped(int64_t prev, int64_t cur, int64_t next)
+{
+	return prev <= next && ((cur < prev - CAP_JUMP_NS && cur < next - CAP_JUMP_NS) ||
+				(cur > prev + CAP_JUMP_NS && cur > next + CAP_JUMP_NS));
+}
+
+static bool jump_error(struct cap_ctx *c, const struct cap_event *e, int64_t prev, int64_t next,
+		       GError **error)
+{
+	return cap_error(c, error, e->where, "timestamp",
+			 "%" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT " s, but CPU %d's events "
+			 "around it are at %" G_GINT64_FORMAT ".%06" G_GINT64_FORMAT " and %"
+			 G_GINT64_FORMAT ".%06" G_GINT64_FORMAT " s: a damaged timestamp; "
+			 "remove the line", e->ts_ns / 1000000000, e->ts_ns / 1000 % 1000000,
+			 e->cpu, prev / 1000000000, prev / 1000 % 1000000, next / 1000000000,
+			 next / 1000 % 1000000);
+}
+
+bool cap_push(struct cap_ctx *c, const struct cap_event *e, GError **error)
+{
+	int k = e->cpu;
+
+	if (e->cpu < 0 || e->cpu >= IS_TRACE_MAX_CPUS)
+		return cap_error(c, error, e->where, "cpu", "CPU %d outside 0..%d", e->cpu,
+				 IS_TRACE_MAX_CPUS - 1);
+	if (e->ts_ns < 0)
+		return cap_error(c, error, e->where, "timestamp", "negative");
+	if (!c->pend) {
+		c->pend = g_new(struct cap_event, IS_TRACE_MAX_CPUS);
+		c->has_pend = g_new0(bool, IS_TRACE_MAX_CPUS);
+		c->has_prev = g_new0(bool, IS_TRACE_MAX_CPUS);
+		c->prev_ts = g_new0(int64_t, IS_TRACE_MAX_CPUS);
+	}
+	/* out of time order: later in the input than an event with a later time */
+	if (c->pushed && e->where > c->last_where && e->ts_ns < c->max_in_ts)
+		c->st.reordered++;
+	c->max_in_ts = MAX(c->max_in_ts, e->ts_ns);
+	c->last_where = e->where;
+	c->pushed++;
+	if (c->has_pend[k]) {
+		const struct cap_event *p = &c->pend[k];
+
+		if (c->has_prev[k] && jumped(c->prev_ts[k], p->ts_ns, e->ts_ns))
+			return jump_error(c, p, c->prev_ts[k], e->ts_ns, error);
+		c->prev_ts[k] = p->ts_ns;
+		c->has_prev[k] = true;
+		if (!heap_push(c, p, error))
+			return false;
+	}
+	c->pend[k] = *e;
+	c->has_pend[k] = true;
+	return true;
+}
+
+uint64_t cap_event_count(const struct cap_ctx *c)
+{
+	return c->pushed;
+}
+
+/* The CPUs' last events, held back by cap_push(), in input order. */
+static bool flush_pending(struct cap_ctx *c, GError **error)
+{
+	for (;;) {
+		int best = -1;
+
+		for (int k = 0; c->has_pend && k < IS_TRACE_MAX_CPUS; k++)
+			if (c->has_pend[k] && (best < 0 || c->pend[k].where < c->pend[best].where))
+				best = k;
+		if (best < 0)
+			return true;
+		c->has_pend[best] = false;
+		if (!heap_push(c, &c->pend[best], error))
+			return false;
+	}
 }
 
 bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,
@@ -889,6 +990,8 @@ bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,
 	bool ok = false;
 	char line[200];
 
+	if (!flush_pending(c, error))
+		return false;
 	while (c->hn)
 		if (!release_one(c, error))
 			return false;

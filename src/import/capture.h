@@ -55,6 +55,12 @@ bool cap_push(struct cap_ctx *c, const struct cap_event *e, GError **error);
 /* Counts one line/record that carried no event (header, marker). */
 void cap_count_unknown_event(struct cap_ctx *c);
 void cap_count_line(struct cap_ctx *c, uint64_t bytes);
+/* Events pushed so far. */
+uint64_t cap_event_count(const struct cap_ctx *c);
+/* The last line, cut off mid-write, was dropped. */
+void cap_note_cut_line(struct cap_ctx *c, uint64_t line);
+/* The input's size where it has no lines (trace.dat). */
+void cap_add_bytes(struct cap_ctx *c, uint64_t bytes);
 void cap_count_buffer_start(struct cap_ctx *c);
 /* Drains the window, closes the periods and writes the native trace. */
 bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,

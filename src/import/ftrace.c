@@ -247,7 +247,9 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 
 		if (!(ftrace_field_i64(pl, "prev_pid", &x) && ftrace_field_i64(pl, "next_pid", &y)) &&
 		    !plugin_switch(pl, &x, &y))
-			return cap_error(c, error, line, "prev_pid", "missing or not an integer");
+			return cap_error(c, error, line,
+					 ftrace_field_i64(pl, "prev_pid", &x) ? "next_pid" : "prev_pid",
+					 "missing or not an integer");
 		e.type = CAP_SWITCH;
 		e.a = x;
 		e.b = y;
@@ -287,11 +289,15 @@ bool is_capture_read_text(struct cap_ctx *c, FILE *f, const char *path,
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		struct ftrace_line l;
 		const char *why;
+		uint64_t pushed;
+		bool cut;
 		int cpu;
 
 		/* a line cut by a read error (getline() hands out its start) */
 		if (line[n - 1] != '\n' && ferror(f))
 			break;
+		/* the last line, without its newline: the capture may have stopped mid-write */
+		cut = line[n - 1] != '\n';
 		lineno++;
 		cap_count_line(c, (uint64_t)n);
 		if (lineno == 1 && n >= 10 && memcmp(line, "\x17\x08\x44tracing", 10) == 0) {
@@ -336,6 +342,10 @@ bool is_capture_read_text(struct cap_ctx *c, FILE *f, const char *path,
 			continue;
 		}
 		why = ftrace_line_parse(line, &l);
+		if (why && cut) {
+			cap_note_cut_line(c, lineno);
+			break;
+		}
 		if (why) {
 			cap_error(c, error, lineno, why, "not an ftrace event line: '%.60s'", line);
 			goto out;
@@ -354,8 +364,15 @@ bool is_capture_read_text(struct cap_ctx *c, FILE *f, const char *path,
 					goto out;
 			}
 		}
-		if (!event(c, &l, lineno, error))
-			goto out;
+		pushed = cap_event_count(c);
+		if (!event(c, &l, lineno, error)) {
+			/* a cut-off last event line that did not parse: dropped with a warning */
+			if (!cut || cap_event_count(c) != pushed)
+				goto out;
+			g_clear_error(error);
+			cap_note_cut_line(c, lineno);
+			break;
+		}
 	}
 	if (ferror(f)) {
 		g_set_error(error, IS_ERROR, IS_ERROR_IO,

@@ -32,6 +32,7 @@ bool is_capture_read_dat(struct cap_ctx *c, const char *path, GError **error)
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <trace-cmd.h>
 #include <event-parse.h>
@@ -54,7 +55,7 @@ struct dat_ctx {
  * Messages on the pipe: 'E' + struct cap_event (same binary on both
  * ends), 'F' + u32 length + a newly interned function name (ids are
  * assigned in the same order on both ends), 'X' + u32 length + an error
- * message, 'Z' at the clean end.
+ * message, 'Z' + u64 record count at the clean end.
  */
 static void send_blob(FILE *f, char type, const void *p, uint32_t len)
 {
@@ -247,6 +248,7 @@ static G_NORETURN void dat_child(struct cap_ctx *c, const char *path, int fd)
 			send_blob(d.out, 'X', m, (uint32_t)strlen(m));
 		} else {
 			fputc('Z', d.out);
+			fwrite(&d.n, sizeof(d.n), 1, d.out);
 		}
 	}
 	fflush(d.out);
@@ -315,6 +317,16 @@ bool is_capture_read_dat(struct cap_ctx *c, const char *path, GError **error)
 			g_set_error(error, IS_ERROR, IS_ERROR_PARSE, "%s: %s", path, s);
 			goto out;
 		} else if (t == 'Z') {
+			uint64_t records;
+			struct stat st;
+
+			if (fread(&records, sizeof(records), 1, in) != 1)
+				break;
+			/* a trace.dat has no lines: its records count as them */
+			for (uint64_t i = 0; i < records; i++)
+				cap_count_line(c, 0);
+			if (stat(path, &st) == 0)
+				cap_add_bytes(c, (uint64_t)st.st_size);
 			done = true;
 		} else {
 			break;
