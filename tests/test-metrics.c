@@ -33,7 +33,7 @@ static const struct {
 
 static void test_ideal(void **state)
 {
-	const struct is_state_table *t = is_states_dup(is_states_builtin("power9"));
+	const struct is_state_table *t = is_states_builtin("power9");
 
 	(void)state;
 	for (size_t i = 0; i < G_N_ELEMENTS(ideal_cases); i++)
@@ -107,7 +107,7 @@ static void test_energy(void **state)
 
 static void test_latency(void **state)
 {
-	const struct is_state_table *t = is_states_dup(is_states_builtin("power9"));
+	const struct is_state_table *t = is_states_builtin("power9");
 	struct is_metrics m;
 	struct is_latency_summary l;
 

@@ -65,7 +65,7 @@ struct is_rfc_config {
 	const struct is_state_table *table;
 };
 
-/* One run's metrics and its table. */
+/* One run's metrics and its table (the config's). */
 struct is_rfc_run {
 	struct is_metrics m;
 	const struct is_state_table *t;

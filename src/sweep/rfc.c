@@ -85,6 +85,7 @@ const char is_rfc_variants_text[] =
 
 struct collect {
 	struct is_rfc_run *out;
+	const struct is_state_table *t;   /* the config's: the sources' die with the run */
 };
 
 static bool done_cb(void *ctx, uint64_t job, const struct is_params *p,
@@ -94,8 +95,9 @@ static bool done_cb(void *ctx, uint64_t job, const struct is_params *p,
 	struct collect *c = ctx;
 
 	(void)p, (void)seed, (void)error;
+	(void)t;
 	c->out[job].m = *m;
-	c->out[job].t = t->table;
+	c->out[job].t = c->t;
 	return true;
 }
 
@@ -127,7 +129,7 @@ bool is_rfc_run_row(const struct is_rfc_config *c, const struct is_rfc_row *row,
 	g_auto(GStrv) wkv = g_strsplit(row->wparams, ",", -1);
 	struct is_sweep_trace **src = NULL;
 	struct is_sweep_space sp = { 0 };
-	struct collect col = { out };
+	struct collect col = { out, c->table };
 	uint64_t points = 0, *jobs = NULL, n;
 	bool ok = false;
 
