@@ -266,6 +266,18 @@ grep -v '^source' "$T/cut.trace" > "$T/cut.body"
 grep -v '^source' "$T/uncut.trace" > "$T/uncut.body"
 cmp -s "$T/cut.body" "$T/uncut.body" && ok || bad "a cut last line changed the import"
 
+# Killed mid-write (SIGTERM; SIGINT is ignored in a background job), synth
+# and convert leave neither the output nor a temporary file.
+"$IDLESIM" synth -w pgbench --periods 100000000 -o "$T/killed.istb" 2>/dev/null &
+p=$!; sleep 1; kill -TERM $p; wait $p; rc=$?
+[ "$rc" -eq 143 ] && ok || bad "synth killed: exit $rc, wanted 143"
+"$IDLESIM" synth -w pgbench --periods 3000000 -o "$T/big.istb" 2>/dev/null
+"$IDLESIM" convert "$T/big.istb" -o "$T/killed.trace" 2>/dev/null &
+p=$!; sleep 0.3; kill -TERM $p; wait $p; rc=$?
+[ "$rc" -eq 143 ] && ok || bad "convert killed: exit $rc, wanted 143 (finished before the kill?)"
+ls "$T"/killed.* >/dev/null 2>&1 && bad "a killed writer left $(ls "$T"/killed.*)" || ok
+rm -f "$T/big.istb"
+
 # An output that is not a regular file (a FIFO, /dev/null) is written to,
 # never replaced by a renamed temporary file.
 mkfifo "$T/fifo"

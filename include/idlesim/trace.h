@@ -182,6 +182,12 @@ struct is_outfile {
 	bool sync;            /* commit fsync()s the file before the rename */
 };
 bool is_outfile_open(struct is_outfile *o, const char *path, GError **error);
+/*
+ * Removes the temporary file of every is_outfile (and trace writer) being
+ * written, up to 16 at once.  Async-signal-safe: for the program's
+ * SIGINT/SIGTERM handler, so that an interrupted writer leaves nothing.
+ */
+void is_outfile_unlink_all(void);
 /* Flushes, closes and renames; on failure the temporary file is removed. */
 bool is_outfile_commit(struct is_outfile *o, GError **error);
 void is_outfile_abort(struct is_outfile *o);

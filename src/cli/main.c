@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* idlesim command-line tool: subcommand dispatch and shared helpers. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -238,7 +239,33 @@ static int run_command(int argc, char **argv)
 	return EXIT_USAGE;
 }
 
+/*
+ * Ctrl-C, kill, a closed terminal: every output being written is a
+ * temporary file, removed here, so that an interrupted synth, convert,
+ * import or merge leaves nothing behind; then the signal's default action.
+ * (sweep keeps its journal: it handles SIGINT and SIGTERM itself while its
+ * jobs run.)
+ */
+static void on_fatal_signal(int sig)
+{
+	is_outfile_unlink_all();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 int main(int argc, char **argv)
 {
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_fatal_signal };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < G_N_ELEMENTS(sigs); i++) {
+		struct sigaction old;
+
+		/* a signal ignored by whoever started us (nohup, a background job) stays so */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
 	return close_stdout(run_command(argc, argv));
 }

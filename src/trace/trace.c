@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -431,6 +432,44 @@ mode_t is_current_umask(void)
 	return m;
 }
 
+/*
+ * The temporary files being written, for is_outfile_unlink_all() in a
+ * signal handler: a slot holds its path from the file's creation until
+ * just before the path is freed.
+ */
+#define LIVE_MAX 16
+static _Atomic(const char *) live[LIVE_MAX];
+
+static void live_add(const char *tmp)
+{
+	for (int i = 0; i < LIVE_MAX; i++) {
+		const char *none = NULL;
+
+		if (atomic_compare_exchange_strong(&live[i], &none, tmp))
+			return;
+	}
+}
+
+static void live_remove(const char *tmp)
+{
+	for (int i = 0; tmp && i < LIVE_MAX; i++) {
+		const char *mine = tmp;
+
+		if (atomic_compare_exchange_strong(&live[i], &mine, NULL))
+			return;
+	}
+}
+
+void is_outfile_unlink_all(void)
+{
+	for (int i = 0; i < LIVE_MAX; i++) {
+		const char *p = atomic_load(&live[i]);
+
+		if (p)
+			unlink(p);
+	}
+}
+
 bool is_outfile_open(struct is_outfile *o, const char *path, GError **error)
 {
 	struct stat st;
@@ -453,14 +492,17 @@ bool is_outfile_open(struct is_outfile *o, const char *path, GError **error)
 	}
 	o->tmp = g_strdup_printf("%s.tmp.XXXXXX", path);
 	fd = g_mkstemp(o->tmp);
-	if (fd >= 0)
+	if (fd >= 0) {
+		live_add(o->tmp);
 		fchmod(fd, 0666 & ~is_current_umask());
+	}
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
 		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", path, g_strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 			unlink(o->tmp);
 		}
+		live_remove(o->tmp);
 		g_clear_pointer(&o->path, g_free);
 		g_clear_pointer(&o->tmp, g_free);
 		return false;
@@ -494,6 +536,7 @@ bool is_outfile_commit(struct is_outfile *o, GError **error)
 		if (o->tmp)
 			unlink(o->tmp);
 	}
+	live_remove(o->tmp);
 	g_clear_pointer(&o->path, g_free);
 	g_clear_pointer(&o->tmp, g_free);
 	return ok;
@@ -506,6 +549,7 @@ void is_outfile_abort(struct is_outfile *o)
 		if (o->tmp)
 			unlink(o->tmp);
 	}
+	live_remove(o->tmp);
 	o->f = NULL;
 	g_clear_pointer(&o->path, g_free);
 	g_clear_pointer(&o->tmp, g_free);
