@@ -278,6 +278,12 @@ p=$!; sleep 0.3; kill -TERM $p; wait $p; rc=$?
 ls "$T"/killed.* >/dev/null 2>&1 && bad "a killed writer left $(ls "$T"/killed.*)" || ok
 rm -f "$T/big.istb"
 
+# convert: the output's name sets the form (.txt is text); a name that does
+# not tell gets the other form, said on stderr.
+"$IDLESIM" convert "$S" --to binary -o "$T/c.istb"
+"$IDLESIM" convert "$T/c.istb" -o "$T/c.txt" && head -1 "$T/c.txt" | grep -q "^idlesim-trace" && ok || bad "convert -o x.txt did not write text"
+expect 0 "the name does not tell the form: writing text, the other form (--to sets it)" -- "$IDLESIM" convert "$T/c.istb" -o "$T/c.out"
+
 # An output that is not a regular file (a FIFO, /dev/null) is written to,
 # never replaced by a renamed temporary file.
 mkfifo "$T/fifo"

@@ -193,7 +193,9 @@ bool is_outfile_commit(struct is_outfile *o, GError **error);
 void is_outfile_abort(struct is_outfile *o);
 mode_t is_current_umask(void);
 
-/* Format chosen from a file name: ".istb" = binary, else text. */
+/* Format chosen from a file name: is_trace_format_of_name(), text when it does not tell. */
+/* The form a file name asks for: .istb, .bin binary; .trace, .txt, .text text; else AUTO. */
+enum is_trace_format is_trace_format_of_name(const char *path);
 enum is_trace_format is_trace_format_for_path(const char *path);
 
 #endif

@@ -11,7 +11,7 @@ int cmd_convert(int argc, char **argv)
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "output trace", "FILE" },
 		{ "to", 0, 0, G_OPTION_ARG_STRING, &to,
-		  "text or binary (default: from the output name, .istb = binary, .trace = text; else the other form)",
+		  "text or binary (default: from the output name, .istb/.bin = binary, .trace/.txt/.text = text; else the other form, said on stderr)",
 		  "FORM" },
 		{ "limit", 0, 0, G_OPTION_ARG_INT64, &limit,
 		  "keep only the first N records (a shorter but complete trace)", "N" },
@@ -47,12 +47,11 @@ int cmd_convert(int argc, char **argv)
 		goto fail_noreader;
 	if (to)
 		fmt = strcmp(to, "binary") == 0 ? IS_FMT_BINARY : IS_FMT_TEXT;
-	else if (g_str_has_suffix(out, ".istb"))
-		fmt = IS_FMT_BINARY;
-	else if (g_str_has_suffix(out, ".trace"))
-		fmt = IS_FMT_TEXT;
-	else
+	else if ((fmt = is_trace_format_of_name(out)) == IS_FMT_AUTO) {
 		fmt = is_trace_reader_format(r) == IS_FMT_TEXT ? IS_FMT_BINARY : IS_FMT_TEXT;
+		fprintf(stderr, "convert: %s: the name does not tell the form: writing %s, the "
+			"other form (--to sets it)\n", out, fmt == IS_FMT_TEXT ? "text" : "binary");
+	}
 	w = is_trace_writer_open(out, fmt, is_trace_reader_header(r), &err);
 	if (!w) {
 		is_trace_close(r);

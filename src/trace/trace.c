@@ -557,9 +557,25 @@ void is_outfile_abort(struct is_outfile *o)
 
 /* ---- writer ----------------------------------------------------------- */
 
+enum is_trace_format is_trace_format_of_name(const char *path)
+{
+	static const char *const text[] = { ".trace", ".txt", ".text" };
+	static const char *const bin[] = { ".istb", ".bin" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(text); i++)
+		if (g_str_has_suffix(path, text[i]))
+			return IS_FMT_TEXT;
+	for (size_t i = 0; i < G_N_ELEMENTS(bin); i++)
+		if (g_str_has_suffix(path, bin[i]))
+			return IS_FMT_BINARY;
+	return IS_FMT_AUTO;
+}
+
 enum is_trace_format is_trace_format_for_path(const char *path)
 {
-	return g_str_has_suffix(path, ".istb") ? IS_FMT_BINARY : IS_FMT_TEXT;
+	enum is_trace_format f = is_trace_format_of_name(path);
+
+	return f == IS_FMT_AUTO ? IS_FMT_TEXT : f;
 }
 
 struct is_trace_writer *is_trace_writer_open(const char *path,
