@@ -176,8 +176,15 @@ void report_table(FILE *f, const struct run_report *r)
 		fprintf(f, "\n");
 	}
 	fprintf(f, "(energy in active-ms: milliseconds of busy-core power; latency = exit latency "
-		   "paid on irq/IPI wakeups)\n\nResidency per state (%% of idle time)\n%-12s",
-		"governor");
+		   "paid on irq/IPI wakeups)\n");
+	for (int g = 0; g < r->ngov; g++)
+		if (strcmp(r->mode, "model") == 0 && r->res[g].total.selections > r->records) {
+			fprintf(f, "(selections above the %" G_GUINT64_FORMAT " records: a period that "
+				"a poll time limit or a kept tick cuts short is selected for again, "
+				"as the kernel's idle loop does; docs/model.md)\n", r->records);
+			break;
+		}
+	fprintf(f, "\nResidency per state (%% of idle time)\n%-12s", "governor");
 	for (int i = 0; i < t->count; i++)
 		fprintf(f, " %10s", t->s[i].name);
 	fprintf(f, "\n");
