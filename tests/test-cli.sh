@@ -182,7 +182,7 @@ for f in "$TRACES"/*.trace; do
 	cmp -s "$T/d1" "$T/d2" && ok || bad "text and binary of $b replay differently"
 done
 expect 0 -- "$IDLESIM" convert "$S" -o "$T/x.bin" --to binary
-head -c 300 "$T/x.bin" > "$T/cut.istb"
+head -c 2000 "$T/x.bin" > "$T/cut.istb"
 expect 1 "cut.istb: record" "truncated" -- "$IDLESIM" convert "$T/cut.istb" -o "$T/cut.out.trace"
 [ ! -e "$T/cut.out.trace" ] && ! ls "$T" | grep -q 'cut.out.trace.tmp' && ok || bad "partial convert output left behind"
 expect 2 "--to" -- "$IDLESIM" convert "$S" -o "$T/y" --to xml
@@ -283,6 +283,15 @@ rm -f "$T/big.istb"
 "$IDLESIM" convert "$S" --to binary -o "$T/c.istb"
 "$IDLESIM" convert "$T/c.istb" -o "$T/c.txt" && head -1 "$T/c.txt" | grep -q "^idlesim-trace" && ok || bad "convert -o x.txt did not write text"
 expect 0 "the name does not tell the form: writing text, the other form (--to sets it)" -- "$IDLESIM" convert "$T/c.istb" -o "$T/c.out"
+
+# An imported trace carries its table (format 2): made with a relative
+# --states, it replays from another directory with none; a table that does
+# not fit it is refused, naming the state.
+(cd "$TRACES" && "$IDLESIM" import -q --states qemu-ppc64le-sysfs qemu-ppc64le-stock.txt.xz -o "$T/own.trace")
+head -3 "$T/own.trace" | grep -q "^state 0 snooze exit_latency_ns=0 target_residency_ns=0 flags=polling" && ok || bad "import did not embed the table"
+(cd / && "$IDLESIM" run -t "$T/own.trace" -g teo-6.12 >/dev/null) && ok || bad "an imported trace did not replay from another directory"
+expect 1 "does not fit the trace's own table" "state1 (stop0_lite here, stop0_lite in the trace) differs in 'target_residency_ns'" \
+	-- "$IDLESIM" run -t "$T/own.trace" -g teo-6.12 -s "$TESTDATA/misfit-ppc64le.states"
 
 # An output that is not a regular file (a FIFO, /dev/null) is written to,
 # never replaced by a renamed temporary file.

@@ -193,8 +193,31 @@ static const struct {
 	const char *name, *text;
 	const char *expect[3];
 } bad_text[] = {
-	{ "wrong version", "idlesim-trace 2\nstates power9 7\nhz 100\ncpus 1\ndata\nend 0\n",
-	  { ":1:", "'version'", "unsupported version" } },
+	{ "wrong version", "idlesim-trace 3\nstates power9 7\nhz 100\ncpus 1\ndata\nend 0\n",
+	  { ":1:", "'version'", "unsupported version '3' (this build reads 1..2)" } },
+	/* version 2's embedded table */
+	{ "state line in version 1", "idlesim-trace 1\nstates t 1\nstate 0 a exit_latency_ns=0 "
+	  "target_residency_ns=0 flags=none power=1 transition_energy=0\nhz 100\ncpus 1\ndata\n",
+	  { ":3:", "'?'", "unknown header key" } },
+	{ "state out of order", "idlesim-trace 2\nstates t 2\nstate 1 a exit_latency_ns=0 "
+	  "target_residency_ns=0 flags=none power=1 transition_energy=0\nhz 100\ncpus 1\ndata\n",
+	  { ":3:", "'state'", "in order from 0" } },
+	{ "state key missing", "idlesim-trace 2\nstates t 1\nstate 0 a exit_latency_ns=0 "
+	  "target_residency_ns=0 flags=none power=1 power=0\nhz 100\ncpus 1\ndata\n",
+	  { ":3:", "'state'", "missing or given twice" } },
+	{ "state bad flag", "idlesim-trace 2\nstates t 1\nstate 0 a exit_latency_ns=0 "
+	  "target_residency_ns=0 flags=spin power=1 transition_energy=0\nhz 100\ncpus 1\ndata\n",
+	  { ":3:", "'flags'", "unknown flag" } },
+	{ "state bad power", "idlesim-trace 2\nstates t 1\nstate 0 a exit_latency_ns=0 "
+	  "target_residency_ns=0 flags=none power=-1 transition_energy=0\nhz 100\ncpus 1\ndata\n",
+	  { ":3:", "'power'", "not a number >= 0" } },
+	{ "state count", "idlesim-trace 2\nstates t 2\nstate 0 a exit_latency_ns=0 "
+	  "target_residency_ns=0 flags=none power=1 transition_energy=0\nhz 100\ncpus 1\ndata\n",
+	  { "'state'", "1 state lines for 'states t 2'", NULL } },
+	{ "state table invalid", "idlesim-trace 2\nstates t 2\nstate 0 a exit_latency_ns=5 "
+	  "target_residency_ns=0 flags=none power=1 transition_energy=0\nstate 1 b "
+	  "exit_latency_ns=1 target_residency_ns=9 flags=none power=1 transition_energy=0\n"
+	  "hz 100\ncpus 1\ndata\n", { "'state'", "state1", "ordered shallow to deep" } },
 	{ "not a trace", "hello\n", { ":1:", "'version'", "not an idlesim trace" } },
 	{ "missing hz", "idlesim-trace 1\nstates power9 7\ncpus 1\ndata\nend 0\n",
 	  { ":4:", "'hz'", "missing" } },
@@ -575,6 +598,104 @@ static void test_cause_names(void **state)
 	assert_int_equal(is_cause_parse("nope", 4), -1);
 }
 
+/*
+ * Version 2 carries its table: written, read back bit for bit, used when
+ * no --states is given; another table must fit it (timing and polling;
+ * power may differ); version 1 still reads, by the table's name.
+ */
+static void test_embedded_table(void **state)
+{
+	g_autofree char *dir = g_dir_make_tmp("idlesim-test-XXXXXX", NULL);
+	g_autofree char *path = g_build_filename(dir, "t.trace", NULL);
+	g_autofree char *bin = g_build_filename(dir, "t.istb", NULL);
+	g_autofree char *v1 = g_build_filename(dir, "v1.trace", NULL);
+	struct is_state_table tab = *is_states_builtin("power9"), *t, other;
+	struct is_trace_header h;
+	struct is_trace_reader *r;
+	GError *err = NULL;
+	uint32_t dis = 99;
+
+	(void)state;
+	g_strlcpy(tab.name, "my-machine", sizeof(tab.name));
+	tab.s[3].power = 0.123456789012345;
+	tab.s[2].flags |= IS_STATE_OFF | IS_STATE_TIMER_STOP;
+	is_trace_header_init(&h);
+	is_trace_header_set_table(&h, &tab);
+	for (int f = 0; f < 2; f++) {
+		const char *p = f ? bin : path;
+		struct is_trace_writer *w = is_trace_writer_open(p, IS_FMT_AUTO, &h, &err);
+
+		assert_non_null(w);
+		assert_true(is_trace_writer_commit(w, &err));
+		r = is_trace_open(p, &err);
+		assert_non_null(r);
+		assert_int_equal(is_trace_reader_header(r)->version, 2);
+		assert_true(is_trace_reader_header(r)->has_table);
+		t = is_trace_states_open(p, is_trace_reader_header(r), NULL, &dis, &err);
+		assert_non_null(t);
+		assert_memory_equal(t, &tab, sizeof(tab));
+		assert_int_equal(dis, 1u << 2);
+		is_states_free(t);
+		/* power9 fits (only power and flags other than polling differ) */
+		t = is_trace_states_open(p, is_trace_reader_header(r), "power9", &dis, &err);
+		assert_non_null(t);
+		assert_string_equal(t->name, "power9");
+		is_states_free(t);
+		/* pseries does not: another state count */
+		assert_null(is_trace_states_open(p, is_trace_reader_header(r), "pseries", &dis, &err));
+		assert_non_null(strstr(err->message, "the trace has 7 states but table pseries has 2"));
+		g_clear_error(&err);
+		other = tab;
+		other.s[4].target_residency_ns++;
+		{
+			/* a table differing in one residency: named */
+			g_autofree char *kf = g_build_filename(dir, "other.states", NULL);
+			g_autofree char *text = NULL;
+			GString *s = g_string_new("[table]\nname=other\n");
+
+			for (int i = 0; i < other.count; i++)
+				g_string_append_printf(s, "[state%d]\nname=%s\nexit_latency_ns=%"
+						       G_GINT64_FORMAT "\ntarget_residency_ns=%"
+						       G_GINT64_FORMAT "\n%s", i,
+						       other.s[i].name, other.s[i].exit_latency_ns,
+						       other.s[i].target_residency_ns,
+						       i ? "" : "flags=polling\n");
+			text = g_string_free(s, FALSE);
+			assert_true(g_file_set_contents(kf, text, -1, NULL));
+			t = is_trace_states_open(p, is_trace_reader_header(r), kf, &dis, &err);
+			if (t)
+				fail_msg("a table with another residency fits");
+			assert_non_null(strstr(err->message, "state4 (stop2 here, stop2 in the trace) "
+							     "differs in 'target_residency_ns'"));
+			g_clear_error(&err);
+			g_unlink(kf);
+		}
+		is_trace_close(r);
+		g_unlink(p);
+	}
+	/* version 1: no table, resolved by name */
+	assert_true(g_file_set_contents(v1, "idlesim-trace 1\nstates power9 7\nhz 100\ncpus 1\n"
+				       "data\nend 0\n", -1, NULL));
+	r = is_trace_open(v1, &err);
+	assert_non_null(r);
+	assert_false(is_trace_reader_header(r)->has_table);
+	t = is_trace_states_open(v1, is_trace_reader_header(r), NULL, &dis, &err);
+	assert_non_null(t);
+	assert_string_equal(t->name, "power9");
+	is_states_free(t);
+	is_trace_close(r);
+	g_unlink(v1);
+	/* a name a header line cannot carry is refused, not mangled */
+	g_strlcpy(tab.s[1].name, "C1 E", sizeof(tab.s[1].name));
+	is_trace_header_set_table(&h, &tab);
+	assert_null(is_trace_writer_open(path, IS_FMT_AUTO, &h, &err));
+	assert_non_null(strstr(err->message, "state1's name 'C1 E' has a space"));
+	g_clear_error(&err);
+	assert_false(g_file_test(path, G_FILE_TEST_EXISTS));
+	is_trace_header_clear(&h);
+	g_rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -586,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_long_binary),
 		cmocka_unit_test(test_read_error),
 		cmocka_unit_test(test_cause_names),
+		cmocka_unit_test(test_embedded_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,8 +21,7 @@ static void header(struct is_trace_header *h, const struct is_basic_params *p,
 		   const char *source)
 {
 	is_trace_header_init(h);
-	g_strlcpy(h->states, "power9", sizeof(h->states));
-	h->state_count = 7;
+	is_trace_header_set_table(h, is_states_builtin("power9"));
 	h->hz = p->hz;
 	h->cpus = p->cpus;
 	h->has_seed = true;

@@ -11,8 +11,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <glib.h>
+#include "idlesim/states.h"
 
-#define IS_TRACE_VERSION 1
+/*
+ * Version 2 adds the "state" header lines: the state table the trace was
+ * made with travels with it.  Version 1 traces (no table) still read, and
+ * a trace written without a table is still version 1.
+ */
+#define IS_TRACE_VERSION 2
+#define IS_TRACE_VERSION_MIN 1
 #define IS_TRACE_MAX_CPUS 4096
 #define IS_CPU_ALL 0xffffu
 #define IS_TRACE_MAX_IDLE_NS 1000000000000000LL
@@ -108,6 +115,9 @@ struct is_trace_header {
 	bool has_seed;
 	uint64_t seed;
 	char source[256];    /* free text: how the trace was made */
+	/* the table itself ("state" lines, version 2); a writer embeds it when set */
+	bool has_table;
+	struct is_state_table table;
 	int ncomments;
 	char *comments[IS_TRACE_MAX_COMMENTS]; /* "# ..." header lines, owned */
 };
@@ -123,6 +133,8 @@ void is_trace_header_clear(struct is_trace_header *h);
 void is_trace_header_copy(struct is_trace_header *dst,
 			  const struct is_trace_header *src);
 bool is_trace_header_add_comment(struct is_trace_header *h, const char *text);
+/* Embeds @t (and names it in "states NAME COUNT"). */
+void is_trace_header_set_table(struct is_trace_header *h, const struct is_state_table *t);
 
 /* Streaming reader; the format is detected from the content. */
 struct is_trace_reader;

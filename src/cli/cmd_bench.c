@@ -58,8 +58,7 @@ static bool make_trace(const char *path, gint64 periods, const char *workload, G
 	p.cpus = 4;
 	p.seed = 42;
 	is_trace_header_init(&h);
-	g_strlcpy(h.states, "power9", sizeof(h.states));
-	h.state_count = 7;
+	is_trace_header_set_table(&h, is_states_builtin("power9"));
 	h.hz = p.hz;
 	h.cpus = p.cpus;
 	h.has_seed = true;

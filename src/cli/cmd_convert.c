@@ -6,13 +6,15 @@
 
 int cmd_convert(int argc, char **argv)
 {
-	g_autofree char *out = NULL, *to = NULL;
+	g_autofree char *out = NULL, *to = NULL, *states = NULL;
 	gint64 limit = -1;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "output trace", "FILE" },
 		{ "to", 0, 0, G_OPTION_ARG_STRING, &to,
 		  "text or binary (default: from the output name, .istb/.bin = binary, .trace/.txt/.text = text; else the other form, said on stderr)",
 		  "FORM" },
+		{ "states", 's', 0, G_OPTION_ARG_FILENAME, &states,
+		  "embed this state table (it must fit the trace's; format version 2)", "NAME|FILE|DIR" },
 		{ "limit", 0, 0, G_OPTION_ARG_INT64, &limit,
 		  "keep only the first N records (a shorter but complete trace)", "N" },
 		G_OPTION_ENTRY_NULL
@@ -21,10 +23,12 @@ int cmd_convert(int argc, char **argv)
 	GError *err = NULL;
 	struct is_trace_reader *r;
 	struct is_trace_writer *w;
+	struct is_trace_header h;
 	struct is_record rec;
 	enum is_trace_format fmt;
 	int code, n = 0;
 
+	is_trace_header_init(&h);
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	if (!cli_parse(ctx, &argc, &argv, &code))
 		return code;
@@ -52,7 +56,18 @@ int cmd_convert(int argc, char **argv)
 		fprintf(stderr, "convert: %s: the name does not tell the form: writing %s, the "
 			"other form (--to sets it)\n", out, fmt == IS_FMT_TEXT ? "text" : "binary");
 	}
-	w = is_trace_writer_open(out, fmt, is_trace_reader_header(r), &err);
+	is_trace_header_copy(&h, is_trace_reader_header(r));
+	if (states) {
+		struct is_state_table *t = is_trace_states_open(argv[1], &h, states, NULL, &err);
+
+		if (!t) {
+			is_trace_close(r);
+			goto fail_noreader;
+		}
+		is_trace_header_set_table(&h, t);
+		is_states_free(t);
+	}
+	w = is_trace_writer_open(out, fmt, &h, &err);
 	if (!w) {
 		is_trace_close(r);
 		goto fail_noreader;
@@ -72,8 +87,10 @@ int cmd_convert(int argc, char **argv)
 	is_trace_close(r);
 	if (!is_trace_writer_commit(w, &err))
 		goto fail_noreader;
+	is_trace_header_clear(&h);
 	return EXIT_OK;
 fail_noreader:
+	is_trace_header_clear(&h);
 	cli_error("%s", err->message);
 	g_error_free(err);
 	return EXIT_RUNTIME;

@@ -148,10 +148,8 @@ int cmd_import(int argc, char **argv)
 	if (!t)
 		goto fail;
 	is_trace_header_init(&h);
-	g_strlcpy(h.states, states ? states : "power9", sizeof(h.states));
-	if (strchr(h.states, '/') || strchr(h.states, ' '))
-		g_strlcpy(h.states, t->name, sizeof(h.states));
-	h.state_count = t->count;
+	/* the trace carries the table: it replays from any directory */
+	is_trace_header_set_table(&h, t);
 	h.hz = hz;
 	h.cpus = 0;
 	if (kevents) {

@@ -299,8 +299,7 @@ void is_synth_header(const struct is_synth_config *cfg, const struct is_state_ta
 
 	is_trace_header_clear(h);
 	is_trace_header_init(h);
-	g_strlcpy(h->states, t->name, sizeof(h->states));
-	h->state_count = t->count;
+	is_trace_header_set_table(h, t);
 	h->hz = cfg->hz;
 	h->cpus = cfg->cpus;
 	h->has_seed = true;

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,103 @@ static bool hdr_err(GError **error, const char *path, uint64_t line,
 	return false;
 }
 
+void is_trace_header_set_table(struct is_trace_header *h, const struct is_state_table *t)
+{
+	h->table = *t;
+	h->has_table = true;
+	g_strlcpy(h->states, t->name, sizeof(h->states));
+	h->state_count = t->count;
+}
+
+static const struct {
+	const char *name;
+	uint32_t bit;
+} state_flags[] = {
+	{ "polling", IS_STATE_POLLING }, { "off", IS_STATE_OFF },
+	{ "timer-stop", IS_STATE_TIMER_STOP },
+};
+
+/*
+ * "state I NAME exit_latency_ns=N target_residency_ns=N flags=F power=P
+ * transition_energy=E": state I of the embedded table, in order.
+ */
+static bool parse_state_line(struct is_trace_header *h, const char *v, size_t vlen,
+			     const char *path, uint64_t lineno, GError **error)
+{
+	g_autofree char *s = g_strndup(v, vlen);
+	g_auto(GStrv) f = g_strsplit(s, " ", -1);
+	struct is_state *st;
+	guint64 idx;
+	unsigned got = 0;
+
+	if (g_strv_length(f) != 7 || !g_ascii_string_to_unsigned(f[0], 10, 0, IS_STATE_MAX - 1,
+								 &idx, NULL))
+		return hdr_err(error, path, lineno, "state", "expected 'state I NAME "
+			       "exit_latency_ns=N target_residency_ns=N flags=F power=P "
+			       "transition_energy=E'", v, vlen);
+	if ((int)idx != h->table.count)
+		return hdr_err(error, path, lineno, "state", "states must come in order from 0",
+			       f[0], strlen(f[0]));
+	if (!f[1][0] || strlen(f[1]) >= IS_NAME_LEN)
+		return hdr_err(error, path, lineno, "state", "name must be 1..15 characters",
+			       f[1], strlen(f[1]));
+	st = &h->table.s[h->table.count];
+	memset(st, 0, sizeof(*st));
+	g_strlcpy(st->name, f[1], sizeof(st->name));
+	for (int i = 2; i < 7; i++) {
+		char *eq = strchr(f[i], '=');
+		const char *key = f[i], *val;
+		char *end;
+		int64_t n;
+
+		if (!eq)
+			return hdr_err(error, path, lineno, "state", "expected key=value",
+				       f[i], strlen(f[i]));
+		*eq = 0;
+		val = eq + 1;
+		if (strcmp(key, "exit_latency_ns") == 0 || strcmp(key, "target_residency_ns") == 0) {
+			if (!is_parse_i64(val, strlen(val), &n) || n < 0)
+				return hdr_err(error, path, lineno, key, "not a nanosecond count",
+					       val, strlen(val));
+			*(key[0] == 'e' ? &st->exit_latency_ns : &st->target_residency_ns) = n;
+			got |= key[0] == 'e' ? 1 : 2;
+		} else if (strcmp(key, "flags") == 0) {
+			g_auto(GStrv) fl = g_strsplit(val, ",", -1);
+
+			for (int k = 0; strcmp(val, "none") != 0 && fl[k]; k++) {
+				size_t j;
+
+				for (j = 0; j < G_N_ELEMENTS(state_flags); j++)
+					if (strcmp(fl[k], state_flags[j].name) == 0)
+						break;
+				if (j == G_N_ELEMENTS(state_flags))
+					return hdr_err(error, path, lineno, "flags",
+						       "unknown flag (polling, off, timer-stop, or none)",
+						       fl[k], strlen(fl[k]));
+				st->flags |= state_flags[j].bit;
+			}
+			got |= 4;
+		} else if (strcmp(key, "power") == 0 || strcmp(key, "transition_energy") == 0) {
+			double d = g_ascii_strtod(val, &end);
+
+			if (end == val || *end || !(d >= 0) || !isfinite(d))
+				return hdr_err(error, path, lineno, key, "not a number >= 0",
+					       val, strlen(val));
+			*(key[0] == 'p' ? &st->power : &st->transition_energy) = d;
+			got |= key[0] == 'p' ? 8 : 16;
+		} else {
+			return hdr_err(error, path, lineno, "state", "unknown key", key, strlen(key));
+		}
+	}
+	if (got != 31)
+		return hdr_err(error, path, lineno, "state", "a key is missing or given twice",
+			       v, vlen);
+	h->table.count++;
+	h->has_table = true;
+	return true;
+}
+
+
 bool is_trace_parse_header_line(struct is_trace_header *h, const char *line,
 				size_t len, unsigned *seen, const char *path,
 				uint64_t lineno, GError **error)
@@ -164,6 +262,9 @@ bool is_trace_parse_header_line(struct is_trace_header *h, const char *line,
 				       "not an unsigned integer", v, vlen);
 		h->seed = u;
 		h->has_seed = true;
+	} else if (KEY("state") && h->version >= 2) {
+		if (!parse_state_line(h, v, vlen, path, lineno, error))
+			return false;
 	} else if (KEY("source")) {
 		ONCE(SEEN_SOURCE, "source");
 		if (vlen >= sizeof(h->source))
@@ -179,12 +280,28 @@ bool is_trace_parse_header_line(struct is_trace_header *h, const char *line,
 	return true;
 }
 
-bool is_trace_header_complete(const struct is_trace_header *h, unsigned seen,
+bool is_trace_header_complete(struct is_trace_header *h, unsigned seen,
 			      const char *path, uint64_t lineno, GError **error)
 {
-	(void)h;
 	if (!(seen & SEEN_STATES))
 		return hdr_err(error, path, lineno, "states", "missing", NULL, 0);
+	if (h->has_table) {
+		GError *e = NULL;
+
+		if (h->table.count != h->state_count) {
+			g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
+				    "%s: header field 'state': %d state lines for 'states %s %d'",
+				    path, h->table.count, h->states, h->state_count);
+			return false;
+		}
+		g_strlcpy(h->table.name, h->states, sizeof(h->table.name));
+		if (!is_states_validate(&h->table, "the trace's table", &e)) {
+			g_set_error(error, IS_ERROR, IS_ERROR_PARSE, "%s: header field 'state': %s",
+				    path, e->message);
+			g_error_free(e);
+			return false;
+		}
+	}
 	if (!(seen & SEEN_HZ))
 		return hdr_err(error, path, lineno, "hz", "missing", NULL, 0);
 	if (!(seen & SEEN_CPUS))
@@ -192,12 +309,45 @@ bool is_trace_header_complete(const struct is_trace_header *h, unsigned seen,
 	return true;
 }
 
+/*
+ * The shortest decimal that reads back as @v ("0.8", "2000"), else "%.17g":
+ * the table round-trips bit for bit.
+ */
+static const char *shortest(char buf[G_ASCII_DTOSTR_BUF_SIZE], double v)
+{
+	for (int d = 0; fabs(v) < 1e15 && d <= 17; d++) {
+		char fmt[8];
+
+		g_snprintf(fmt, sizeof(fmt), "%%.%df", d);
+		g_ascii_formatd(buf, G_ASCII_DTOSTR_BUF_SIZE, fmt, v);
+		if (g_ascii_strtod(buf, NULL) == v)
+			return buf;
+	}
+	return g_ascii_formatd(buf, G_ASCII_DTOSTR_BUF_SIZE, "%.17g", v);
+}
+
 char *is_trace_header_body(const struct is_trace_header *h)
 {
 	GString *s = g_string_new(NULL);
 
-	g_string_append_printf(s, "states %s %d\nhz %d\ncpus %d\n", h->states,
-			       h->state_count, h->hz, h->cpus);
+	g_string_append_printf(s, "states %s %d\n", h->states, h->state_count);
+	for (int i = 0; h->has_table && i < h->table.count; i++) {
+		const struct is_state *st = &h->table.s[i];
+		char p[G_ASCII_DTOSTR_BUF_SIZE], e[G_ASCII_DTOSTR_BUF_SIZE];
+		bool any = false;
+
+		g_string_append_printf(s, "state %d %s exit_latency_ns=%" G_GINT64_FORMAT
+				       " target_residency_ns=%" G_GINT64_FORMAT " flags=", i, st->name,
+				       st->exit_latency_ns, st->target_residency_ns);
+		for (size_t j = 0; j < G_N_ELEMENTS(state_flags); j++)
+			if (st->flags & state_flags[j].bit) {
+				g_string_append_printf(s, "%s%s", any ? "," : "", state_flags[j].name);
+				any = true;
+			}
+		g_string_append_printf(s, "%s power=%s transition_energy=%s\n", any ? "" : "none",
+				       shortest(p, st->power), shortest(e, st->transition_energy));
+	}
+	g_string_append_printf(s, "hz %d\ncpus %d\n", h->hz, h->cpus);
 	if (h->has_seed)
 		g_string_append_printf(s, "seed %" G_GUINT64_FORMAT "\n", h->seed);
 	if (h->source[0])
@@ -347,13 +497,48 @@ fail:
 	return NULL;
 }
 
+/*
+ * Whether @t can stand for the trace's own table @own: the same states as
+ * the governors and the metrics see them (count, exit latency, target
+ * residency, polling); names and power figures may differ (another power
+ * model for the same machine).
+ */
+static bool table_fits(const char *path, const struct is_state_table *own,
+		       const struct is_state_table *t, GError **error)
+{
+	for (int i = 0; i < t->count && i < own->count; i++) {
+		const struct is_state *a = &own->s[i], *b = &t->s[i];
+		const char *field = a->exit_latency_ns != b->exit_latency_ns ? "exit_latency_ns" :
+				    a->target_residency_ns != b->target_residency_ns ?
+				    "target_residency_ns" :
+				    (a->flags ^ b->flags) & IS_STATE_POLLING ? "flags" : NULL;
+
+		if (field) {
+			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+				    "%s: --states %s does not fit the trace's own table %s: state%d "
+				    "(%s here, %s in the trace) differs in '%s'", path, t->name,
+				    own->name, i, b->name, a->name, field);
+			return false;
+		}
+	}
+	return true;
+}
+
 struct is_state_table *is_trace_states_open(const char *path, const struct is_trace_header *h,
 					    const char *spec, uint32_t *disabled,
 					    GError **error)
 {
 	uint32_t dis = 0;
-	struct is_state_table *t = is_states_open(spec ? spec : h->states, &dis, error);
+	struct is_state_table *t;
 
+	if (!spec && h->has_table) {
+		/* the table the trace was made with travels with it */
+		t = is_states_dup(&h->table);
+		if (disabled)
+			*disabled = is_states_default_disabled(t);
+		return t;
+	}
+	t = is_states_open(spec ? spec : h->states, &dis, error);
 	if (!t) {
 		/* the header's name may be a table of another machine */
 		if (!spec && error && *error) {
@@ -371,6 +556,10 @@ struct is_state_table *is_trace_states_open(const char *path, const struct is_tr
 		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
 			    "%s: header field 'states': the trace has %d states but table %s has %d",
 			    path, h->state_count, t->name, t->count);
+		is_states_free(t);
+		return NULL;
+	}
+	if (h->has_table && !table_fits(path, &h->table, t, error)) {
 		is_states_free(t);
 		return NULL;
 	}
@@ -595,11 +784,20 @@ struct is_trace_writer *is_trace_writer_open(const char *path,
 			    *path ? g_strerror(EISDIR) : "an empty file name");
 		return NULL;
 	}
+	for (int i = 0; h->has_table && i < h->table.count; i++)
+		if (strpbrk(h->table.s[i].name, " \t\n\r=")) {
+			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+				    "%s: state%d's name '%s' has a space or '=': a trace cannot "
+				    "carry it (rename the state in the table)", path, i,
+				    h->table.s[i].name);
+			return NULL;
+		}
 	w = g_new0(struct is_trace_writer, 1);
 	w->fmt = fmt == IS_FMT_AUTO ? is_trace_format_for_path(path) : fmt;
 	w->path = g_strdup(path);
 	is_trace_header_copy(&w->h, h);
-	w->h.version = IS_TRACE_VERSION;
+	/* version 2 only where it says more: a trace without a table stays 1 */
+	w->h.version = h->has_table ? IS_TRACE_VERSION : IS_TRACE_VERSION_MIN;
 	if (!is_outfile_open(&w->out, path, error)) {
 		is_trace_writer_abort(w);
 		return NULL;

@@ -100,12 +100,13 @@ bool is_bin_open(struct is_trace_reader *r, GError **error)
 		return false;
 	version = hv[0] | hv[1] << 8 | hv[2] << 16 | (uint32_t)hv[3] << 24;
 	hlen = hv[4] | hv[5] << 8 | hv[6] << 16 | (uint32_t)hv[7] << 24;
-	if (version != IS_TRACE_VERSION) {
+	if (version < IS_TRACE_VERSION_MIN || version > IS_TRACE_VERSION) {
 		g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
-			    "%s: header field 'version': unsupported version %u (this build reads %d)",
-			    r->path, version, IS_TRACE_VERSION);
+			    "%s: header field 'version': unsupported version %u (this build reads %d..%d)",
+			    r->path, version, IS_TRACE_VERSION_MIN, IS_TRACE_VERSION);
 		return false;
 	}
+	r->h.version = (int)version;
 	if (hlen > (1u << 20)) {
 		g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
 			    "%s: header field 'length': %u bytes is implausible", r->path, hlen);
@@ -312,7 +313,7 @@ bool is_bin_write_header(struct is_trace_writer *w)
 	g_autofree char *body = is_trace_header_body(&w->h);
 	uint32_t hlen = (uint32_t)strlen(body);
 	unsigned char hv[8] = {
-		IS_TRACE_VERSION & 0xff, (IS_TRACE_VERSION >> 8) & 0xff, 0, 0,
+		w->h.version & 0xff, (w->h.version >> 8) & 0xff, 0, 0,
 		hlen & 0xff, (hlen >> 8) & 0xff, (hlen >> 16) & 0xff, hlen >> 24,
 	};
 

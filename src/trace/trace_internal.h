@@ -74,7 +74,7 @@ const char *is_trace_check(const struct is_trace_header *h, int64_t last_t,
 bool is_trace_parse_header_line(struct is_trace_header *h, const char *line,
 				size_t len, unsigned *seen, const char *path,
 				uint64_t lineno, GError **error);
-bool is_trace_header_complete(const struct is_trace_header *h, unsigned seen,
+bool is_trace_header_complete(struct is_trace_header *h, unsigned seen,
 			      const char *path, uint64_t lineno, GError **error);
 /* Canonical header lines (without version line and "data"). */
 char *is_trace_header_body(const struct is_trace_header *h);

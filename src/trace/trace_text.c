@@ -69,12 +69,14 @@ bool is_text_open(struct is_trace_reader *r, GError **error)
 		return false;
 	}
 	if (!is_parse_i64(r->lbuf + sizeof(TEXT_MAGIC), len - sizeof(TEXT_MAGIC), &v) ||
-	    v != IS_TRACE_VERSION) {
+	    v < IS_TRACE_VERSION_MIN || v > IS_TRACE_VERSION) {
 		g_set_error(error, IS_ERROR, IS_ERROR_PARSE,
-			    "%s:1: header field 'version': unsupported version '%s' (this build reads %d)",
-			    r->path, r->lbuf + sizeof(TEXT_MAGIC), IS_TRACE_VERSION);
+			    "%s:1: header field 'version': unsupported version '%s' (this build reads %d..%d)",
+			    r->path, r->lbuf + sizeof(TEXT_MAGIC), IS_TRACE_VERSION_MIN,
+			    IS_TRACE_VERSION);
 		return false;
 	}
+	r->h.version = (int)v;
 	for (;;) {
 		if (!read_line(r, &len, error, &eof))
 			return false;
@@ -368,7 +370,7 @@ bool is_text_write_header(struct is_trace_writer *w)
 {
 	g_autofree char *body = is_trace_header_body(&w->h);
 
-	return fprintf(w->f, TEXT_MAGIC " %d\n%sdata\n", IS_TRACE_VERSION, body) > 0;
+	return fprintf(w->f, TEXT_MAGIC " %d\n%sdata\n", w->h.version, body) > 0;
 }
 
 bool is_text_write(struct is_trace_writer *w, const struct is_record *rec)
