@@ -36,10 +36,10 @@ best() {  # best CMD...: the fastest of REPEAT runs, in seconds
 	echo "$b"
 }
 events() {  # events counted by the importer
-	"$IDLESIM" import "$1" -o "$T/x.trace" | sed -n 's/.*MB, [0-9]* lines, \([0-9]*\) events.*/\1/p'
+	"$IDLESIM" import -s power9 "$1" -o "$T/x.trace" | sed -n 's/.*MB, [0-9]* lines, \([0-9]*\) events.*/\1/p'
 }
 rss() {
-	/usr/bin/time -f %M "$IDLESIM" import -q "$1" -o - 2>&1 >/dev/null | tail -1
+	/usr/bin/time -f %M "$IDLESIM" import -s power9 -q "$1" -o - 2>&1 >/dev/null | tail -1
 }
 row() {  # row NAME FILE SECONDS EVENTS
 	awk -v n="$1" -v b="$(stat -c %s "$2")" -v t="$3" -v e="$4" 'BEGIN {
@@ -50,16 +50,16 @@ ev_dat=$(events "$T/stock.dat")
 ev_big=$(events "$T/big.txt")
 ev_one=$(events "$T/one.txt")
 echo "import throughput, best of $REPEAT runs (input bytes as stored)"
-row "idlesim import trace.dat" "$T/stock.dat" "$(best "$IDLESIM" import -q "$T/stock.dat" -o -)" "$ev_dat"
+row "idlesim import trace.dat" "$T/stock.dat" "$(best "$IDLESIM" import -s power9 -q "$T/stock.dat" -o -)" "$ev_dat"
 if command -v trace-cmd >/dev/null; then
 	row "trace-cmd report (same trace.dat)" "$T/stock.dat" "$(best trace-cmd report -i "$T/stock.dat")" "$ev_dat"
 	trace-cmd report -t -i "$T/stock.dat" > "$T/report.txt" 2>/dev/null
-	row "idlesim import trace-cmd report -t" "$T/report.txt" "$(best "$IDLESIM" import -q "$T/report.txt" -o -)" "$ev_dat"
+	row "idlesim import trace-cmd report -t" "$T/report.txt" "$(best "$IDLESIM" import -s power9 -q "$T/report.txt" -o -)" "$ev_dat"
 else
 	echo "trace-cmd is not installed: no side-by-side figure (apt-get install trace-cmd)"
 fi
-row "idlesim import ftrace text" "$T/one.txt" "$(best "$IDLESIM" import -q "$T/one.txt" -o -)" "$ev_one"
-row "idlesim import ftrace text, ${COPIES}x" "$T/big.txt" "$(best "$IDLESIM" import -q "$T/big.txt" -o -)" "$ev_big"
+row "idlesim import ftrace text" "$T/one.txt" "$(best "$IDLESIM" import -s power9 -q "$T/one.txt" -o -)" "$ev_one"
+row "idlesim import ftrace text, ${COPIES}x" "$T/big.txt" "$(best "$IDLESIM" import -s power9 -q "$T/big.txt" -o -)" "$ev_big"
 if [ -x /usr/bin/time ]; then
 	echo "peak RSS: 1x text $(( $(rss "$T/one.txt") / 1024 )) MiB, ${COPIES}x text $(( $(rss "$T/big.txt") / 1024 )) MiB, trace.dat $(( $(rss "$T/stock.dat") / 1024 )) MiB"
 fi

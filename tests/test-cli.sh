@@ -110,7 +110,7 @@ expect 1 "--output $T/odir: Is a directory" -- "$IDLESIM" run -t "$S" -g oracle 
 expect 1 "--output $T/odir: Is a directory" -- "$IDLESIM" synth -w idle --periods 10 -o "$T/odir"
 expect 2 "--output: an empty file name" -- "$IDLESIM" synth -w idle --periods 10 -o ""
 expect 1 "--output $T/odir: Is a directory" -- "$IDLESIM" convert "$S" -o "$T/odir"
-expect 1 "--output $T/odir: Is a directory" -- "$IDLESIM" import "$TRACES/qemu-x86-stock.txt.xz" -o "$T/odir"
+expect 1 "--output $T/odir: Is a directory" -- "$IDLESIM" import -s power9 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/odir"
 expect 1 "--output $T/odir: Is a directory" -- "$IDLESIM" rfc --quick -o "$T/odir"
 expect 2 "--csv: an empty file name" -- "$IDLESIM" rfc --quick --csv ""
 expect 1 "--decisions $T/odir: Is a directory" -- "$IDLESIM" replay -g ladder --decisions "$T/odir" "$S"
@@ -194,30 +194,30 @@ expect 1 "field 'k' is required" -- "$IDLESIM" replay --check -g ladder "$S"
 
 # --- import of the kernel series' trace events
 expect 0 "2 records (1 not entered) on 2 CPUs" "2 partial periods" "2 other events ignored" \
-	-- "$IDLESIM" import --format cpuidle-events "$TESTDATA/cpuidle-events.txt" -o "$T/imp.trace"
+	-- "$IDLESIM" import -s power9 --format cpuidle-events "$TESTDATA/cpuidle-events.txt" -o "$T/imp.trace"
 cmp -s "$T/imp.trace" "$TESTDATA/cpuidle-events.expected.trace" && ok || bad "import output differs"
 # Record 1 is what teo-6.12 decides from scratch (stop2, tick kept); record 2
 # is hand-made and not (fresh TEO would read the sleep length): 1 mismatch.
 expect 1 "teo-6.12: 2 decisions compared, 1 mismatches" "first mismatch: record 2 cpu 1" \
 	-- "$IDLESIM" replay --check -g teo-6.12 "$T/imp.trace"
 { head -8 "$TESTDATA/cpuidle-events.txt"; echo "CPU:1 [LOST 42 EVENTS]"; tail -n +9 "$TESTDATA/cpuidle-events.txt"; } > "$T/lost.txt"
-expect 1 "lost.txt:9: field 'events'" "lost events" -- "$IDLESIM" import --format cpuidle-events "$T/lost.txt" -o "$T/lost.trace"
+expect 1 "lost.txt:9: field 'events'" "lost events" -- "$IDLESIM" import -s power9 --format cpuidle-events "$T/lost.txt" -o "$T/lost.trace"
 [ ! -e "$T/lost.trace" ] && ok || bad "import left a trace behind after an error"
 sed 's/state=4 stop_tick/state=9 stop_tick/' "$TESTDATA/cpuidle-events.txt" > "$T/bad9.txt"
-expect 1 "bad9.txt:12: field 'state'" "outside the state table" -- "$IDLESIM" import --format cpuidle-events "$T/bad9.txt" -o "$T/bad9.trace"
-expect 2 "--format: 'nonsense'" -- "$IDLESIM" import --format nonsense "$TESTDATA/cpuidle-events.txt" -o "$T/x.trace"
+expect 1 "bad9.txt:12: field 'state'" "outside the state table" -- "$IDLESIM" import -s power9 --format cpuidle-events "$T/bad9.txt" -o "$T/bad9.trace"
+expect 2 "--format: 'nonsense'" -- "$IDLESIM" import -s power9 --format nonsense "$TESTDATA/cpuidle-events.txt" -o "$T/x.trace"
 # A pass whose clock ran backwards (issue 26): lres= and span= are carried
 # verbatim (negative), through the text and the binary form, and every
 # governor replays its own hand-made capture exactly; the kernel's own
 # files make the same decisions on them (test-kernel-c).
 expect 0 "29 records (0 not entered)" "2 passes whose clock ran backwards" "1 select clocks raised" \
-	-- "$IDLESIM" import --format cpuidle-events "$TESTDATA/cpuidle-events-backwards-teo.txt" -o "$T/back.trace"
+	-- "$IDLESIM" import -s power9 --format cpuidle-events "$TESTDATA/cpuidle-events-backwards-teo.txt" -o "$T/back.trace"
 cmp -s "$T/back.trace" "$TESTDATA/cpuidle-events-backwards-teo.expected.trace" && ok || bad "backwards import output differs"
 grep -q ' span=-64000 lres=-72342 ' "$T/back.trace" && ok || bad "negative span/lres not kept"
 "$IDLESIM" convert "$T/back.trace" -o "$T/back.istb" && "$IDLESIM" convert "$T/back.istb" -o - > "$T/back2.trace" &&
 	cmp -s "$T/back.trace" "$T/back2.trace" && ok || bad "negative span/lres do not survive text -> binary -> text"
 for g in teo:teo-6.12 menu:menu-6.12 ladder:ladder wteo:wteo; do
-	"$IDLESIM" import -q --format cpuidle-events "$TESTDATA/cpuidle-events-backwards-${g%%:*}.txt" -o "$T/back-${g%%:*}.istb" 2>/dev/null
+	"$IDLESIM" import -s power9 -q --format cpuidle-events "$TESTDATA/cpuidle-events-backwards-${g%%:*}.txt" -o "$T/back-${g%%:*}.istb" 2>/dev/null
 	expect 0 "${g#*:}: 29 decisions compared, 0 mismatches" -- "$IDLESIM" replay --check -g "${g#*:}" "$T/back-${g%%:*}.istb"
 done
 # With the old clamp (lres and span 0) teo-6.12 no longer makes the recorded
@@ -225,43 +225,67 @@ done
 sed 's/ span=-[0-9]* lres=-[0-9]* / span=0 lres=0 /' "$T/back.trace" > "$T/clamped.trace"
 expect 1 "first mismatch" -- "$IDLESIM" replay --check -g teo-6.12 "$T/clamped.trace"
 sed 's/latency_req=50000/latency_req=-1/' "$TESTDATA/cpuidle-events.txt" > "$T/neglat.txt"
-expect 1 "neglat.txt:19: field 'latency_req': negative" -- "$IDLESIM" import --format cpuidle-events "$T/neglat.txt" -o "$T/neglat.trace"
+expect 1 "neglat.txt:19: field 'latency_req': negative" -- "$IDLESIM" import -s power9 --format cpuidle-events "$T/neglat.txt" -o "$T/neglat.trace"
 sed 's/last_residency_ns=497000/last_residency_ns=9223372036854775808/' "$TESTDATA/cpuidle-events.txt" > "$T/big.txt"
-expect 1 "big.txt:17: field 'last_residency_ns'" "beyond s64" -- "$IDLESIM" import --format cpuidle-events "$T/big.txt" -o "$T/big.trace"
+expect 1 "big.txt:17: field 'last_residency_ns'" "beyond s64" -- "$IDLESIM" import -s power9 --format cpuidle-events "$T/big.txt" -o "$T/big.trace"
 
 # --- import of stock captures (tests/test-import.c covers the rules)
 # The series' capture also holds power:cpu_idle: imported as a stock
 # capture, the kernel's states (k=) are those of the series' own events.
-expect 0 "idle periods on 2 CPUs" -- "$IDLESIM" import "$TESTDATA/cpuidle-events.txt" -o "$T/stock.trace"
+expect 0 "idle periods on 2 CPUs" -- "$IDLESIM" import -s power9 "$TESTDATA/cpuidle-events.txt" -o "$T/stock.trace"
 k1=$(grep '^I' "$T/imp.trace" | grep -v 'rej=1' | sed 's/.* k=\([0-9]*\).*/\1/' | tr '\n' ' ')
 k2=$(grep '^I' "$T/stock.trace" | sed 's/.* k=\([0-9]*\).*/\1/' | tr '\n' ' ')
 [ -n "$k1" ] && [ "$k1" = "$k2" ] && ok || bad "stock import states '$k2' differ from the series' '$k1'"
 expect 0 "capture" "cpu_idle_miss cross-check" "open-loop" "recorded " "teo-6.12 " "Residency per state" \
-	-- "$IDLESIM" import --report -g teo-6.12 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/x86.istb"
+	-- "$IDLESIM" import -s power9 --report -g teo-6.12 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/x86.istb"
 expect 0 "Accuracy" "teo-6.12 " -- "$IDLESIM" run -t "$T/x86.istb" -g teo-6.12
 # stdin, plain and compressed, gives the same trace as the file
-xz -dc "$TRACES/qemu-x86-stock.txt.xz" | "$IDLESIM" import -q - -o "$T/stdin.istb" && cmp -s "$T/stdin.istb" "$T/x86.istb" && ok || bad "import from stdin differs"
-xz -dc "$TRACES/qemu-x86-stock.txt.xz" | gzip | "$IDLESIM" import -q - -o "$T/stdin.istb" && cmp -s "$T/stdin.istb" "$T/x86.istb" && ok || bad "import of gzip from stdin differs"
+xz -dc "$TRACES/qemu-x86-stock.txt.xz" | "$IDLESIM" import -s power9 -q - -o "$T/stdin.istb" && cmp -s "$T/stdin.istb" "$T/x86.istb" && ok || bad "import from stdin differs"
+xz -dc "$TRACES/qemu-x86-stock.txt.xz" | gzip | "$IDLESIM" import -s power9 -q - -o "$T/stdin.istb" && cmp -s "$T/stdin.istb" "$T/x86.istb" && ok || bad "import of gzip from stdin differs"
 xz -dc "$TRACES/qemu-x86-stock.dat.xz" | gzip > "$T/dat.gz"
-expect 1 "a compressed trace.dat" "decompress it into a file first" -- "$IDLESIM" import "$T/dat.gz" -o "$T/y.trace"
-"$IDLESIM" import -q "$TRACES/qemu-x86-stock.txt.xz" -o "$T/x86.trace"
-"$IDLESIM" import "$TRACES/qemu-x86-stock.txt.xz" -o - 2>/dev/null | cmp -s - "$T/x86.trace" && ok || bad "import -o - differs"
-"$IDLESIM" import "$TRACES/qemu-x86-stock.txt.xz" -o - 2>&1 >/dev/null | grep -q "idle periods on 2 CPUs" && ok || bad "import -o - summary not on stderr"
-expect 2 "give -o a file" -- "$IDLESIM" import --report "$TRACES/qemu-x86-stock.txt.xz" -o -
-expect 2 "--governor goes with --report" -- "$IDLESIM" import -g teo-6.12 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/y.trace"
+expect 1 "a compressed trace.dat" "decompress it into a file first" -- "$IDLESIM" import -s power9 "$T/dat.gz" -o "$T/y.trace"
+"$IDLESIM" import -s power9 -q "$TRACES/qemu-x86-stock.txt.xz" -o "$T/x86.trace"
+"$IDLESIM" import -s power9 "$TRACES/qemu-x86-stock.txt.xz" -o - 2>/dev/null | cmp -s - "$T/x86.trace" && ok || bad "import -o - differs"
+"$IDLESIM" import -s power9 "$TRACES/qemu-x86-stock.txt.xz" -o - 2>&1 >/dev/null | grep -q "idle periods on 2 CPUs" && ok || bad "import -o - summary not on stderr"
+expect 2 "give -o a file" -- "$IDLESIM" import -s power9 --report "$TRACES/qemu-x86-stock.txt.xz" -o -
+expect 2 "--governor goes with --report" -- "$IDLESIM" import -s power9 -g teo-6.12 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/y.trace"
 # --report's list is checked before the import, not after it
-expect 2 "unknown governor 'nope'" -- "$IDLESIM" import --report -g teo-6.12,nope "$TRACES/qemu-x86-stock.txt.xz" -o "$T/y.trace"
-expect 2 "'recorded' is always in the report" -- "$IDLESIM" import --report -g recorded "$TRACES/qemu-x86-stock.txt.xz" -o "$T/y.trace"
+expect 2 "unknown governor 'nope'" -- "$IDLESIM" import -s power9 --report -g teo-6.12,nope "$TRACES/qemu-x86-stock.txt.xz" -o "$T/y.trace"
+expect 2 "'recorded' is always in the report" -- "$IDLESIM" import -s power9 --report -g recorded "$TRACES/qemu-x86-stock.txt.xz" -o "$T/y.trace"
 expect 2 "'oracle' given twice" -- "$IDLESIM" bench -g oracle,oracle --periods 100
-expect 1 "README.md:5: field 'cpu'" "not an ftrace event line" -- "$IDLESIM" import "$TRACES/README.md" -o "$T/y.trace"
+expect 1 "README.md:5: field 'cpu'" "not an ftrace event line" -- "$IDLESIM" import -s power9 "$TRACES/README.md" -o "$T/y.trace"
 [ ! -e "$T/y.trace" ] && ok || bad "a failed import left a file"
+
+# No table, no import: a guess scored a Juno capture on power9 (issue 28).
+expect 2 "import needs --states" "sysfs dump" "key file" "built-in name" \
+	-- "$IDLESIM" import "$TRACES/qemu-x86-stock.txt.xz" -o "$T/nostates.trace"
+[ ! -e "$T/nostates.trace" ] && ok || bad "a refused import left a file"
+# HZ: from the capture's tick timer when not given; a --hz that disagrees is
+# warned about; a capture with another HZ than the one assumed is refused.
+expect 0 "HZ 100 (the tick timer 0xffffffff8109aac7's grid)" \
+	-- "$IDLESIM" import -s power9 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/hz.trace"
+expect 0 "warning: HZ 250 given, but the tick timer (0xffffffff8109aac7) runs at HZ 100" \
+	-- "$IDLESIM" import -s power9 --hz 250 "$TRACES/qemu-x86-stock.txt.xz" -o "$T/hz.trace"
+grep -q "^hz 250$" "$T/hz.trace" && ok || bad "--hz 250 not used"
+# the same capture with every tick expiry moved to a 4 ms grid (HZ 250)
+xz -dc "$TRACES/qemu-x86-stock.txt.xz" | perl -pe \
+	's/((?:soft)?expires=)(\d+)/$1 . int($2 \/ 4000000) * 4000000/ge if /function=0xffffffff8109aac7 expires=/' \
+	> "$T/hz250.txt"
+expect 1 "runs on a 4000000 ns grid: HZ 250, not the 100 assumed: import again with --hz 250" \
+	-- "$IDLESIM" import -s power9 "$T/hz250.txt" -o "$T/hz250.trace"
+expect 0 "HZ 250 (given)" -- "$IDLESIM" import -s power9 --hz 250 "$T/hz250.txt" -o "$T/hz250.trace"
+# no tick timer at all: HZ 100 assumed, said in the summary and the trace
+xz -dc "$TRACES/qemu-x86-stock.txt.xz" | grep -v "hrtimer" > "$T/notick.txt"
+expect 0 "HZ 100 assumed: the capture shows no tick timer (--hz sets it)" \
+	-- "$IDLESIM" import -s power9 "$T/notick.txt" -o "$T/notick.trace"
+grep -q "^# assumed: hz 100: the capture shows no tick timer" "$T/notick.trace" && ok || bad "the HZ assumption is not in the trace"
 
 # A capture cut off mid-write: the last line is dropped with a warning naming it.
 xz -dc "$TRACES/qemu-x86-stock.txt.xz" > "$T/cut.txt"
 printf '          <idle>-0       [001] d..1.  1.23' >> "$T/cut.txt"
 expect 0 "warning: line $(($(wc -l < "$T/cut.txt") + 1)) is cut off (the capture stopped mid-write): dropped" \
-	-- "$IDLESIM" import "$T/cut.txt" -o "$T/cut.trace"
-"$IDLESIM" import -q "$TRACES/qemu-x86-stock.txt.xz" -o "$T/uncut.trace"
+	-- "$IDLESIM" import -s power9 "$T/cut.txt" -o "$T/cut.trace"
+"$IDLESIM" import -s power9 -q "$TRACES/qemu-x86-stock.txt.xz" -o "$T/uncut.trace"
 grep -v '^source' "$T/cut.trace" > "$T/cut.body"
 grep -v '^source' "$T/uncut.trace" > "$T/uncut.body"
 cmp -s "$T/cut.body" "$T/uncut.body" && ok || bad "a cut last line changed the import"

@@ -90,8 +90,8 @@ fi
 check() { if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $*"; fi; }
 states_of() { grep '^I' "$1" | grep -v 'rej=1' | awk '{ match($0, / k=[0-9]+/); print $2, substr($0, RSTART + 3, RLENGTH - 3) }'; }
 xz -dc "$TRACES/qemu-x86-combined.txt.xz" > "$T/comb.txt"
-check "$IDLESIM" import -q --format cpuidle-events "$T/comb.txt" -o "$T/comb.series.trace" 2>/dev/null
-check "$IDLESIM" import -q --tick-stop-traced "$T/comb.txt" -o "$T/comb.stock.trace"
+check "$IDLESIM" import -s power9 -q --format cpuidle-events "$T/comb.txt" -o "$T/comb.series.trace" 2>/dev/null
+check "$IDLESIM" import -s power9 -q --tick-stop-traced "$T/comb.txt" -o "$T/comb.stock.trace"
 states_of "$T/comb.series.trace" > "$T/k.series"
 states_of "$T/comb.stock.trace" > "$T/k.stock"
 check test "$(wc -l < "$T/k.stock")" -gt 2000
@@ -103,10 +103,10 @@ check "$IDLESIM" import -q --states "$TRACES/qemu-ppc64le-sysfs" "$TRACES/qemu-p
 # import of "trace-cmd report -t -l" of it (-l: with the irq flags), record
 # for record; a build without libtracecmd says how to convert instead.
 xz -dc "$TRACES/qemu-x86-stock.dat.xz" > "$T/stock.dat"
-if out=$("$IDLESIM" import -q "$T/stock.dat" -o "$T/dat.trace" 2>&1); then
+if out=$("$IDLESIM" import -s power9 -q "$T/stock.dat" -o "$T/dat.trace" 2>&1); then
 	if command -v trace-cmd >/dev/null; then
 		trace-cmd report -t -l -i "$T/stock.dat" > "$T/dat.txt" 2>/dev/null
-		check "$IDLESIM" import -q "$T/dat.txt" -o "$T/dattxt.trace"
+		check "$IDLESIM" import -s power9 -q "$T/dat.txt" -o "$T/dattxt.trace"
 		check cmp -s <(grep -v '^source' "$T/dat.trace") <(grep -v '^source' "$T/dattxt.trace")
 	else
 		fail=$((fail + 1)); echo "FAIL: trace-cmd is not installed (tools/install-deps installs it)"
@@ -114,10 +114,10 @@ if out=$("$IDLESIM" import -q "$T/stock.dat" -o "$T/dat.trace" 2>&1); then
 	check test "$(grep -c '^I' "$T/dat.trace")" -gt 9000
 	# the summary gives a trace.dat's size and records, not "0.0 MB, 0 lines"
 	check grep -q "^capture .*stock.dat: dat, 2.7 MB, 67898 records, 67898 events" \
-		<<< "$("$IDLESIM" import "$T/stock.dat" -o "$T/dat.trace" 2>&1)"
+		<<< "$("$IDLESIM" import -s power9 "$T/stock.dat" -o "$T/dat.trace" 2>&1)"
 	# libtracecmd dereferences NULL on this file (found by fuzz-dat): it
 	# runs in a child process, so the crash is an error, not ours.
-	out=$("$IDLESIM" import "$(dirname "$0")/fuzz/corpus/dat/libtracecmd-segv-in-open.dat" -o "$T/bad.trace" 2>&1)
+	out=$("$IDLESIM" import -s power9 "$(dirname "$0")/fuzz/corpus/dat/libtracecmd-segv-in-open.dat" -o "$T/bad.trace" 2>&1)
 	check test $? -eq 1
 	check grep -q "libtracecmd crashed reading it" <<< "$out"
 	check test ! -e "$T/bad.trace"

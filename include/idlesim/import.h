@@ -63,7 +63,9 @@ bool is_capture_dat_supported(void);
 
 struct is_capture_options {
 	enum is_capture_format format;
-	int hz;                      /* CONFIG_HZ of the captured kernel */
+	int hz;                      /* CONFIG_HZ of the captured kernel; 0: the
+					capture's tick timer's, else 100 (assumed,
+					said in a header comment) */
 	size_t reorder_window;       /* events held to sort out-of-order input; 0 = default */
 	bool tick_stop_traced;       /* timer:tick_stop was on: none seen since a
 					sched_switch to or from idle = tick running */
@@ -101,6 +103,8 @@ struct is_capture_stats {
 	int cpus;
 	int64_t first_ns, last_ns;
 	char tick_function[64];         /* timer function taken for the tick */
+	int hz_seen;                    /* HZ of the tick timer's grid (0: none seen) */
+	char hz_function[64];           /* the timer it was seen on */
 };
 
 /*

@@ -38,8 +38,17 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 	pct_line(f, "sleep length estimated (est=sleep)", s->est_sleep, s->records);
 	pct_line(f, "tick state estimated (est=ts)", s->est_ts, s->records);
 	pct_line(f, "idle duration estimated (est=idle)", s->est_idle, s->records);
-	fprintf(f, "  tick timer function: %s (HZ %d)\n",
-	       s->tick_function[0] ? s->tick_function : "not identified", hz);
+	fprintf(f, "  tick timer function: %s\n",
+	       s->tick_function[0] ? s->tick_function : "not identified");
+	if (hz > 0 && s->hz_seen && s->hz_seen != hz)
+		fprintf(f, "warning: HZ %d given, but the tick timer (%s) runs at HZ %d\n", hz,
+			s->hz_function, s->hz_seen);
+	else if (hz > 0)
+		fprintf(f, "  HZ %d (given)\n", hz);
+	else if (s->hz_seen)
+		fprintf(f, "  HZ %d (the tick timer %s's grid)\n", s->hz_seen, s->hz_function);
+	else
+		fprintf(f, "  HZ 100 assumed: the capture shows no tick timer (--hz sets it)\n");
 	fprintf(f, "wakeup causes:\n");
 	for (int c = 0; c < IS_CAUSE_COUNT; c++)
 		if (s->cause[c])
@@ -67,7 +76,7 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 int cmd_import(int argc, char **argv)
 {
 	g_autofree char *out = NULL, *format = NULL, *states = NULL, *govs = NULL;
-	gint hz = 100;
+	gint hz = -1;
 	gint64 window = IS_CAPTURE_DEFAULT_WINDOW;
 	gboolean report = FALSE, quiet = FALSE, tick_traced = FALSE;
 	GOptionEntry entries[] = {
@@ -75,8 +84,8 @@ int cmd_import(int argc, char **argv)
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format,
 		  "auto (default: by content), ftrace (tracefs text), trace-cmd (report text), dat "
 		  "(trace.dat), or cpuidle-events (the idlesim kernel series' events)", "FMT" },
-		{ "states", 's', 0, G_OPTION_ARG_FILENAME, &states, "state table of the captured machine (default power9)", "NAME|FILE|DIR" },
-		{ "hz", 0, 0, G_OPTION_ARG_INT, &hz, "CONFIG_HZ of the captured kernel (default 100)", "N" },
+		{ "states", 's', 0, G_OPTION_ARG_FILENAME, &states, "state table of the captured machine (required): a built-in name, a key file, or a sysfs dump", "NAME|FILE|DIR" },
+		{ "hz", 0, 0, G_OPTION_ARG_INT, &hz, "CONFIG_HZ of the captured kernel (default: the capture's tick timer, else 100, said)", "N" },
 		{ "reorder-window", 0, 0, G_OPTION_ARG_INT64, &window,
 		  "events held to sort out-of-order input (default 65536)", "N" },
 		{ "tick-stop-traced", 0, 0, G_OPTION_ARG_NONE, &tick_traced,
@@ -116,7 +125,18 @@ int cmd_import(int argc, char **argv)
 			  format);
 		return EXIT_USAGE;
 	}
-	if (hz < 1 || hz > 100000) {
+	if (!states) {
+		/*
+		 * Every figure of the import rests on the table (which state
+		 * polls, the misses, the energy): a guess would score the
+		 * capture on another machine, as power9 silently did.
+		 */
+		cli_error("import needs --states: the captured machine's state table: a sysfs "
+			  "dump of it (cp -r /sys/devices/system/cpu/cpu0/cpuidle DIR), a key file "
+			  "(docs/states.md), or a built-in name (idlesim states --list)");
+		return EXIT_USAGE;
+	}
+	if (hz != -1 && (hz < 1 || hz > 100000)) {
 		cli_error("--hz must be 1..100000");
 		return EXIT_USAGE;
 	}
@@ -144,18 +164,21 @@ int cmd_import(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	t = is_states_open(states ? states : "power9", &disabled, &err);
+	t = is_states_open(states, &disabled, &err);
 	if (!t)
 		goto fail;
 	is_trace_header_init(&h);
 	/* the trace carries the table: it replays from any directory */
 	is_trace_header_set_table(&h, t);
-	h.hz = hz;
+	h.hz = hz > 0 ? hz : 100;
 	h.cpus = 0;
 	if (kevents) {
 		struct is_import_stats st;
 
 		g_snprintf(h.source, sizeof(h.source), "idlesim import --format cpuidle-events");
+		if (hz < 0)
+			is_trace_header_add_comment(&h, "# assumed: hz 100: not given (import --hz "
+						    "sets it)");
 		if (!is_import_cpuidle_events(argv[1], out, is_trace_format_for_path(out), &h, &st,
 					      &err)) {
 			is_states_free(t);
@@ -172,7 +195,7 @@ int cmd_import(int argc, char **argv)
 				out, st.records, st.rejected, st.cpus, st.events, st.partial,
 				st.other_events, st.backwards, st.raised);
 	} else {
-		struct is_capture_options o = { .format = f, .hz = hz,
+		struct is_capture_options o = { .format = f, .hz = hz > 0 ? hz : 0,
 						.reorder_window = (size_t)window,
 						.tick_stop_traced = tick_traced };
 		struct is_capture_stats st;

@@ -101,6 +101,9 @@ struct func {
 	char *name;
 	uint64_t on_grid, off_grid;
 	bool named_tick;
+	/* the gcd of its expiry times: a tick timer's is TICK_NSEC, whatever HZ was assumed */
+	int64_t gcd;
+	uint64_t starts;
 };
 
 struct cap_ctx {
@@ -110,6 +113,7 @@ struct cap_ctx {
 	const struct is_state_table *t;
 	uint32_t disabled;
 	int64_t tick_nsec;
+	bool hz_given;
 	struct is_capture_stats st;
 	/* reorder window */
 	struct cap_event *heap;
@@ -184,6 +188,7 @@ struct cap_ctx *cap_new(const char *path, const struct is_capture_options *o,
 	c->o = *o;
 	if (!c->o.reorder_window)
 		c->o.reorder_window = IS_CAPTURE_DEFAULT_WINDOW;
+	c->hz_given = c->o.hz > 0;
 	if (c->o.hz <= 0)
 		c->o.hz = 100;
 	c->tick_nsec = (1000000000LL + c->o.hz / 2) / c->o.hz;
@@ -670,6 +675,18 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 				f->on_grid++;
 			else
 				f->off_grid++;
+			if (e->a > 0) {
+				int64_t a = f->gcd, b = e->a;
+
+				while (b) {
+					int64_t r = a % b;
+
+					a = b;
+					b = r;
+				}
+				f->gcd = a;
+				f->starts++;
+			}
 		}
 		if (e->timer) {
 			i = timer_find(p, e->timer);
@@ -981,6 +998,42 @@ static bool flush_pending(struct cap_ctx *c, GError **error)
 	}
 }
 
+/*
+ * The capture's HZ, from its tick timer: the function whose expiry times
+ * (16 or more) share the largest gcd that is a TICK_NSEC of some HZ in
+ * 10..1000.  Not given and not 100 (the grid the reconstruction used): an
+ * error asking for --hz; given and different: a warning in the summary.
+ */
+static bool hz_check(struct cap_ctx *c, GError **error)
+{
+	const struct func *best = NULL;
+
+	for (guint i = 0; i < c->funcs->len; i++) {
+		const struct func *f = c->funcs->pdata[i];
+		int64_t hz;
+
+		if (f->starts < 16 || f->gcd < 1000000 || f->gcd > 100000000)
+			continue;
+		hz = (1000000000LL + f->gcd / 2) / f->gcd;
+		if ((1000000000LL + hz / 2) / hz != f->gcd)
+			continue;
+		if (!best || f->gcd > best->gcd || (f->gcd == best->gcd && f->starts > best->starts))
+			best = f;
+	}
+	if (!best)
+		return true;
+	c->st.hz_seen = (int)((1000000000LL + best->gcd / 2) / best->gcd);
+	g_strlcpy(c->st.hz_function, best->name, sizeof(c->st.hz_function));
+	if (!c->hz_given && c->st.hz_seen != c->o.hz) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "%s: the tick timer (%s) runs on a %" G_GINT64_FORMAT " ns grid: HZ %d, "
+			    "not the %d assumed: import again with --hz %d", c->path, best->name,
+			    best->gcd, c->st.hz_seen, c->o.hz, c->st.hz_seen);
+		return false;
+	}
+	return true;
+}
+
 bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,
 		const struct is_trace_header *hdr, struct is_capture_stats *stats,
 		GError **error)
@@ -1012,7 +1065,14 @@ bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,
 			    c->path);
 		return false;
 	}
+	if (!hz_check(c, error))
+		return false;
 	is_trace_header_copy(&h, hdr);
+	if (!c->hz_given && !c->st.hz_seen) {
+		g_snprintf(line, sizeof(line), "# assumed: hz %d: the capture shows no tick timer "
+			   "(import --hz sets it)", c->o.hz);
+		is_trace_header_add_comment(&h, line);
+	}
 	if (h.cpus <= c->maxcpu)
 		h.cpus = c->maxcpu + 1;
 	if (h.cpus < c->hint_cpus)
