@@ -280,6 +280,18 @@ expect 0 "HZ 100 assumed: the capture shows no tick timer (--hz sets it)" \
 	-- "$IDLESIM" import -s power9 "$T/notick.txt" -o "$T/notick.trace"
 grep -q "^# assumed: hz 100: the capture shows no tick timer" "$T/notick.trace" && ok || bad "the HZ assumption is not in the trace"
 
+# The report states what it rests on: the share of periods with estimated
+# inputs and the header's assumptions, first; the recorded governor's tick
+# decisions that the capture does not hold are said to be assumed.
+"$IDLESIM" import -q -s power9 "$T/notick.txt" -o "$T/notick.istb"
+expect 0 "assumed: hz 100: the capture shows no tick timer" \
+	"estimated inputs: 7513 of 7513 periods (100.0%: sleep length 7513, tick state 7513, idle duration 0): the comparison rests mostly" \
+	"(tick_off of recorded: 7513 of its 7513 selections assume the kernel stopped the tick" \
+	-- "$IDLESIM" run -t "$T/notick.istb" -g recorded,teo-6.12
+"$IDLESIM" run -t "$T/notick.istb" -g recorded -f json | grep -q '"estimated": {"periods": 7513, "any": 7513, "sleep": 7513, "ts": 7513, "idle": 0}, "assumed": \["hz 100: the capture shows no tick timer (import --hz sets it)"\]' &&
+	ok || bad "the JSON lacks the estimates or the assumption"
+expect 0 "estimated inputs: 7513 of 7513" -- "$IDLESIM" run -t "$T/notick.istb" -g recorded -f csv
+
 # A capture cut off mid-write: the last line is dropped with a warning naming it.
 xz -dc "$TRACES/qemu-x86-stock.txt.xz" > "$T/cut.txt"
 printf '          <idle>-0       [001] d..1.  1.23' >> "$T/cut.txt"

@@ -311,7 +311,7 @@ static void test_table_json(void **state)
 		"  ],\n"
 		"  \"wakeups\": {\"unknown\": 0, \"timer\": 6, \"tick\": 0, \"irq\": 2, \"ipi\": 0, \"poll\": 0},\n"
 		"  \"tick_stop_requests\": 3, \"tick_stopped\": 2, \"sleep_length_reads\": 7, "
-		"\"random_draws\": 1,\n"
+		"\"random_draws\": 1, \"tick_assumed\": 0,\n"
 		"  \"idle_ns\": 4000, \"energy_active_ns\": 12345.7, \"avg_idle_power\": 3.086418,\n"
 		"  \"wakeup_latency\": {\"count\": 0, \"mean_ns\": 0.00, \"p50_ns\": 0, \"p99_ns\": 0, "
 		"\"max_ns\": 0}\n"

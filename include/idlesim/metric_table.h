@@ -121,6 +121,7 @@ enum is_metric_id {
 	IS_M_SHALLOW_PCT,
 	IS_M_RANDOM_DRAWS_PCT,
 	IS_M_REJECTED,
+	IS_M_TICK_ASSUMED,
 	IS_M_COUNT
 };
 

@@ -39,6 +39,11 @@ struct is_metrics {
 	 * recording's rej=1; the model never refuses).  Not in selections.
 	 */
 	uint64_t rejected[IS_STATE_MAX];
+	/*
+	 * Selections whose stop-tick decision is an assumption: the recorded
+	 * governor on a record without stop= (it then stops the tick).
+	 */
+	uint64_t tick_assumed;
 };
 
 /* One finished selection, as the event loop scores it. */

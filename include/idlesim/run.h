@@ -42,6 +42,10 @@ struct is_run_input {
 	struct is_trace_header hdr;     /* the trace's, or the scenario's */
 	struct is_state_table *table;
 	uint32_t disabled;              /* the table's states disabled by default */
+	/* filled by is_run_execute(): idle records, and those with estimated inputs */
+	struct is_run_estimates {
+		uint64_t idle, any, sleep, ts, idle_ns;
+	} est;
 };
 
 /*

@@ -68,7 +68,14 @@ struct run_report {
 	int ngov;
 	struct is_run_gov *res;
 	int cpus;
+	const struct is_run_estimates *est;  /* the input's estimated records */
 };
+/*
+ * What the report rests on that the input did not measure, one line each,
+ * "\n"-terminated: the header's "# assumed:" lines and the share of
+ * periods with estimated inputs.  Empty when nothing.
+ */
+char *report_caveats(const struct run_report *r);
 
 void report_json(FILE *f, const struct run_report *r);
 void report_csv(FILE *f, const struct run_report *r);

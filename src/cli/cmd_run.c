@@ -185,8 +185,16 @@ int cli_run(const struct cli_run_opts *ro)
 	rep.ngov = ngov;
 	rep.res = res;
 	rep.cpus = in->hdr.cpus;
+	rep.est = &in->est;
 	if (!cli_out_open(&o, ro->out))
 		goto out;
+	if (ro->format && strcmp(ro->format, "csv") == 0) {
+		/* CSV has no place for them: said on stderr */
+		g_autofree char *cav = report_caveats(&rep);
+
+		if (*cav)
+			fprintf(stderr, "%s", cav);
+	}
 	if (ro->format && strcmp(ro->format, "json") == 0)
 		report_json(o.f, &rep);
 	else if (ro->format && strcmp(ro->format, "csv") == 0)

@@ -41,6 +41,25 @@ static void json_metrics(FILE *f, const struct is_metrics *m, const struct is_st
 	fputs(s->str, f);
 }
 
+char *report_caveats(const struct run_report *r)
+{
+	GString *s = g_string_new(NULL);
+	const struct is_run_estimates *e = r->est;
+
+	for (int i = 0; i < r->hdr->ncomments; i++)
+		if (g_str_has_prefix(r->hdr->comments[i], "# assumed: "))
+			g_string_append_printf(s, "assumed: %s\n", r->hdr->comments[i] + 11);
+	if (e && e->any)
+		g_string_append_printf(s, "estimated inputs: %" G_GUINT64_FORMAT " of %"
+				       G_GUINT64_FORMAT " periods (%s%%: sleep length %" G_GUINT64_FORMAT
+				       ", tick state %" G_GUINT64_FORMAT ", idle duration %"
+				       G_GUINT64_FORMAT "): the comparison rests %son the importer's "
+				       "estimates (traces/README.md, \"Importing stock captures\")\n",
+				       e->any, e->idle, fmt_f(cli_pct(e->any, e->idle), 1), e->sleep, e->ts,
+				       e->idle_ns, 2 * e->any >= e->idle ? "mostly " : "partly ");
+	return g_string_free(s, FALSE);
+}
+
 void report_json(FILE *f, const struct run_report *r)
 {
 	const struct is_run_gov *b = &r->res[r->baseline];
@@ -53,6 +72,23 @@ void report_json(FILE *f, const struct run_report *r)
 	fprintf(f, ", \"hz\": %d, \"cpus\": %d", r->hdr->hz, r->hdr->cpus);
 	if (r->hdr->has_seed)
 		fprintf(f, ", \"seed\": %" G_GUINT64_FORMAT, r->hdr->seed);
+	if (r->est && r->est->any)
+		fprintf(f, ", \"estimated\": {\"periods\": %" G_GUINT64_FORMAT ", \"any\": %"
+			G_GUINT64_FORMAT ", \"sleep\": %" G_GUINT64_FORMAT ", \"ts\": %"
+			G_GUINT64_FORMAT ", \"idle\": %" G_GUINT64_FORMAT "}", r->est->idle,
+			r->est->any, r->est->sleep, r->est->ts, r->est->idle_ns);
+	{
+		bool any = false;
+
+		for (int i = 0; i < r->hdr->ncomments; i++)
+			if (g_str_has_prefix(r->hdr->comments[i], "# assumed: ")) {
+				fprintf(f, "%s", any ? ", " : ", \"assumed\": [");
+				json_str(f, r->hdr->comments[i] + 11);
+				any = true;
+			}
+		if (any)
+			fprintf(f, "]");
+	}
 	fprintf(f, "},\n  \"state_table\": {\"name\": ");
 	json_str(f, r->states->name);
 	fprintf(f, ", \"states\": [");
@@ -136,8 +172,10 @@ void report_table(FILE *f, const struct run_report *r)
 	enum is_metric_id ids[IS_M_COUNT];
 	int nsum = is_metric_layout(IS_MW_TEXT, ids);
 
-	fprintf(f, "trace %s: %" G_GUINT64_FORMAT " records, %d CPUs, HZ=%d, table %s, mode %s\n\n",
-		r->trace_path, r->records, r->hdr->cpus, r->hdr->hz, t->name, r->mode);
+	g_autofree char *cav = report_caveats(r);
+
+	fprintf(f, "trace %s: %" G_GUINT64_FORMAT " records, %d CPUs, HZ=%d, table %s, mode %s\n%s\n",
+		r->trace_path, r->records, r->hdr->cpus, r->hdr->hz, t->name, r->mode, cav);
 	fprintf(f, "Accuracy (%% of selections; US k = k states too deep, OS k = too shallow)\n");
 	fprintf(f, "%-12s", "governor");
 	for (int k = t->count - 1; k >= 1; k--)
@@ -177,6 +215,12 @@ void report_table(FILE *f, const struct run_report *r)
 	}
 	fprintf(f, "(energy in active-ms: milliseconds of busy-core power; latency = exit latency "
 		   "paid on irq/IPI wakeups)\n");
+	for (int g = 0; g < r->ngov; g++)
+		if (r->res[g].total.tick_assumed)
+			fprintf(f, "(tick_off of %s: %" G_GUINT64_FORMAT " of its %" G_GUINT64_FORMAT
+				" selections assume the kernel stopped the tick: the capture does not "
+				"record that decision)\n", r->res[g].gov->name,
+				r->res[g].total.tick_assumed, r->res[g].total.selections);
 	for (int g = 0; g < r->ngov; g++)
 		if (strcmp(r->mode, "model") == 0 && r->res[g].total.selections > r->records) {
 			fprintf(f, "(selections above the %" G_GUINT64_FORMAT " records: a period that "

@@ -39,6 +39,7 @@ void is_metrics_add(struct is_metrics *d, const struct is_metrics *s)
 	d->random_draws += s->random_draws;
 	d->energy += s->energy;
 	d->idle_ns += s->idle_ns;
+	d->tick_assumed += s->tick_assumed;
 }
 
 /* Number of states i with key(i) <= v; keys non-decreasing in i. */
@@ -171,6 +172,7 @@ void is_metrics_acc_finish(const struct is_metrics_acc *a, struct is_metrics *m)
 	}
 	m->energy = a->energy;
 	m->idle_ns = a->idle_ns;
+	m->tick_assumed = a->tick_assumed;
 }
 
 void is_metrics_score(struct is_metrics *m, const struct is_state_table *t,

@@ -91,6 +91,7 @@ struct is_metrics_acc {
 	int64_t idle_ns;
 	double energy;
 	uint64_t rejected[IS_STATE_MAX];   /* selected, not entered */
+	uint64_t tick_assumed;             /* see struct is_metrics */
 };
 
 void is_metrics_acc_init(struct is_metrics_acc *a);

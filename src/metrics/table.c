@@ -260,6 +260,10 @@ const struct is_metric is_metric_table[IS_M_COUNT] = {
 			"exact mode (call_cpuidle() found need_resched, or the driver refused; "
 			"the kernel's sysfs `rejected` counts only the latter); the model never "
 			"refuses", AT(46, 0, 20, 0, 20, 0), .get = get_field, .off = OFF(rejected) },
+	[IS_M_TICK_ASSUMED] = { "tick_assumed", .unit = "", .shape = ONE, .type = U64,
+		.help = "selections whose stop-tick decision is assumed (the recorded governor "
+			"on a capture that does not record it: it stops the tick)",
+		AT(65, 0, 0, 0, 0, 0), .get = get_field, .off = OFF(tick_assumed) },
 };
 
 #undef OFF

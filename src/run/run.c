@@ -132,14 +132,30 @@ bool is_run_build(const struct is_run_input *in, enum is_sim_mode mode, struct i
 struct counted {
 	const struct is_source *src;
 	uint64_t n;
+	struct is_run_estimates *est;
 };
+
+/* Which inputs of an idle record an importer estimated (is_record.est). */
+static inline void tally(struct is_run_estimates *e, const struct is_record *r)
+{
+	if (r->kind != IS_REC_IDLE)
+		return;
+	e->idle++;
+	e->any += r->est != 0;
+	e->sleep += (r->est & IS_EST_SLEEP) != 0;
+	e->ts += (r->est & IS_EST_TS) != 0;
+	e->idle_ns += (r->est & IS_EST_IDLE) != 0;
+}
 
 static int counted_next(void *ctx, struct is_record *rec, GError **error)
 {
 	struct counted *c = ctx;
 	int r = c->src->next(c->src->ctx, rec, error);
 
-	c->n += r > 0;
+	if (r > 0) {
+		c->n++;
+		tally(c->est, rec);
+	}
 	return r;
 }
 
@@ -148,6 +164,8 @@ static int counted_next_batch(void *ctx, struct is_record *recs, int max, GError
 	struct counted *c = ctx;
 	int r = c->src->next_batch(c->src->ctx, recs, max, error);
 
+	for (int i = 0; i < r; i++)
+		tally(c->est, &recs[i]);
 	c->n += r > 0 ? (uint64_t)r : 0;
 	return r;
 }
@@ -160,6 +178,7 @@ bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64
 
 	*failed = -1;
 	*records = 0;
+	memset(&in->est, 0, sizeof(in->est));
 	if (in->synthetic) {
 		/* closed loop: each governor drives its own copy of the scenario */
 		for (int i = 0; i < n; i++) {
@@ -182,7 +201,7 @@ bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64
 		}
 	} else if (n == 1) {
 		/* one simulation: the source's batches straight into it */
-		struct counted c = { &in->src, 0 };
+		struct counted c = { &in->src, 0, &in->est };
 		struct is_source src = { .ctx = &c, .next = counted_next,
 					 .next_batch = in->src.next_batch ? counted_next_batch : NULL };
 
@@ -196,6 +215,7 @@ bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64
 		/* One pass over the input feeds every governor: memory is O(CPUs). */
 		while ((r = in->src.next(in->src.ctx, &rec, error)) > 0) {
 			(*records)++;
+			tally(&in->est, &rec);
 			for (int i = 0; i < n; i++)
 				if (!is_sim_feed(g[i].sim, &rec, error)) {
 					*failed = i;
