@@ -329,6 +329,32 @@ head -3 "$T/own.trace" | grep -q "^state 0 snooze exit_latency_ns=0 target_resid
 expect 1 "does not fit the trace's own table" "state1 (stop0_lite here, stop0_lite in the trace) differs in 'target_residency_ns'" \
 	-- "$IDLESIM" run -t "$T/own.trace" -g teo-6.12 -s "$TESTDATA/misfit-ppc64le.states"
 
+# State tables from device trees (src/states/dtb.c), on a hand-made tree
+# whose expected values are worked out in its comment.
+D="$TESTDATA/idle-states.dts"
+expect 0 "table idle-states.dts:cpu0: 4 states" "0   WFI                    1.000        1.000 -" \
+	"1   state-a               30.000      100.000 -" "2   state-b               50.000      400.000 timer-stop" \
+	"3   a-state-with-a-      150.000     1000.000 -" -- "$IDLESIM" states --dts "$D"
+expect 0 "table idle-states.dts:cpu1: 3 states" "2   a-state-with-a-      150.000     1000.000" -- "$IDLESIM" states --dts "$D" --cpu 1
+expect 1 "/idle-states/state-bad: field 'compatible': not \"arm,idle-state\"" -- "$IDLESIM" states --dts "$D" --cpu 2
+expect 1 "/idle-states/state-nores: field 'min-residency-us': missing" -- "$IDLESIM" states --dts "$D" --cpu 3
+expect 1 "no CPU 9 under /cpus" -- "$IDLESIM" states --dts "$D" --cpu 9
+expect 2 "--cpu and --tree go with --dts" -- "$IDLESIM" states power9 --cpu 1
+# a .dtb is a table anywhere one is taken (told by its magic)
+dtc -q -I dts -O dtb -o "$T/idle.dtb" "$D" && ok || bad "dtc failed on $D"
+expect 0 "table dtb:idle.dtb: 4 states" -- "$IDLESIM" states "$T/idle.dtb"
+"$IDLESIM" synth -w idle --periods 50 -s "$T/idle.dtb" -o "$T/dtb.trace" 2>/dev/null &&
+	grep -q "^state 2 state-b exit_latency_ns=50000 target_residency_ns=400000 flags=timer-stop" "$T/dtb.trace" &&
+	ok || bad "a .dtb table did not travel into the trace"
+# the built-in tables from the kernel's sources say where they came from
+expect 0 "juno-r2        arch/arm64/boot/dts/arm/juno-r2.dts, cpu node 0" \
+	"intel-skl      drivers/idle/intel_idle.c skl_cstates[] (Skylake client), POLL first" -- "$IDLESIM" states --list
+
+# Energy on a table whose power figures are the default model says so.
+expect 0 "with the default power model's figures, not this machine's" \
+	-- "$IDLESIM" run --workload schbench --periods 500 -s juno-r2 -g teo-6.12
+"$IDLESIM" run -t "$S" -g teo-6.12 | grep -q "default power model" && bad "power9's figures called the default model" || ok
+
 # An output that is not a regular file (a FIFO, /dev/null) is written to,
 # never replaced by a renamed temporary file.
 mkfifo "$T/fifo"

@@ -226,6 +226,56 @@ static void test_sysfs(void **state)
 	is_states_free(NULL);
 }
 
+/*
+ * The tables from the kernel's sources: every one valid, named with its
+ * source; two checked by hand against the files.  juno-r2.dts:
+ * cpu-sleep-0 entry 300 + exit 1200 us, min-residency 2000; cluster-sleep-0
+ * 400 + 1200, 2500; both local-timer-stop; WFI 1/1 from cpuidle-psci.
+ * intel_idle.c skl_cstates[]: C3 70/100, C10 890/5000, POLL first.
+ */
+static void test_kernel_tables(void **state)
+{
+	static const struct {
+		const char *table;
+		int idx;
+		const char *name;
+		int64_t lat_us, res_us;
+		uint32_t flags;
+	} cases[] = {
+		{ "juno-r2", 0, "WFI", 1, 1, 0 },
+		{ "juno-r2", 1, "cpu-sleep-0", 1500, 2000, IS_STATE_TIMER_STOP },
+		{ "juno-r2", 2, "cluster-sleep-0", 1600, 2500, IS_STATE_TIMER_STOP },
+		{ "intel-skl", 0, "POLL", 0, 0, IS_STATE_POLLING },
+		{ "intel-skl", 3, "C3", 70, 100, 0 },
+		{ "intel-skl", 8, "C10", 890, 5000, 0 },
+	};
+	int n = 0;
+
+	(void)state;
+	for (const char *const *name = is_states_builtin_names(); *name; name++, n++) {
+		const struct is_state_table *t = is_states_builtin(*name);
+		GError *err = NULL;
+
+		assert_non_null(t);
+		if (!is_states_validate(t, *name, &err))
+			fail_msg("%s", err->message);
+	}
+	assert_true(n >= 20);
+	assert_null(is_states_builtin_source("power9"));
+	assert_non_null(strstr(is_states_builtin_source("juno-r2"), "arm/juno-r2.dts"));
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct is_state_table *t = is_states_builtin(cases[i].table);
+		const struct is_state *st = &t->s[cases[i].idx];
+
+		assert_string_equal(st->name, cases[i].name);
+		assert_int_equal(st->exit_latency_ns, cases[i].lat_us * 1000);
+		assert_int_equal(st->target_residency_ns, cases[i].res_us * 1000);
+		assert_int_equal(st->flags, cases[i].flags);
+	}
+	assert_int_equal(is_states_builtin("juno-r2")->count, 3);
+	assert_int_equal(is_states_builtin("intel-skl")->count, 9);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +285,7 @@ int main(void)
 		cmocka_unit_test(test_keyfile_ok),
 		cmocka_unit_test(test_keyfile_bad),
 		cmocka_unit_test(test_sysfs),
+		cmocka_unit_test(test_kernel_tables),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

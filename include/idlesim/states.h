@@ -71,6 +71,11 @@ static inline int is_count_le8(const int64_t r[8], int64_t x)
 
 /* Built-in tables; NULL-terminated list of names. */
 const char *const *is_states_builtin_names(void);
+/*
+ * Where a built-in table taken from the kernel's sources came from (file,
+ * node or array; Debian linux-source-6.12), NULL for the hand-written ones.
+ */
+const char *is_states_builtin_source(const char *name);
 /* Returns a static table or NULL. */
 const struct is_state_table *is_states_builtin(const char *name);
 
@@ -87,12 +92,38 @@ struct is_state_table *is_states_load_file(const char *path, GError **error);
  */
 struct is_state_table *is_states_load_sysfs(const char *dir, uint32_t *disabled,
 					    GError **error);
-/* A built-in name, a key file, or a sysfs dump directory. */
+/*
+ * The idle states of CPU @cpu (the @cpu-th "cpu" node under /cpus) in a
+ * flattened device tree, as Linux 6.12's cpuidle-psci/cpuidle-arm build
+ * them: WFI, then the CPU's idle-state nodes (src/states/dtb.c).  The
+ * table is named @where.  Needs a build with libfdt.
+ */
+bool is_states_dtb_supported(void);
+/*
+ * A device tree source compiled into a blob (g_free() it) by cpp and dtc,
+ * as the kernel's build does; @tree: a kernel tree for the includes, or
+ * NULL.
+ */
+char *is_states_dts_compile(const char *dts, const char *tree, gsize *len, GError **error);
+/* Whether @path starts with the device tree blob magic. */
+bool is_states_file_is_dtb(const char *path);
+struct is_state_table *is_states_load_dtb(const void *blob, size_t len, int cpu,
+					  const char *where, GError **error);
+/*
+ * A built-in name, a key file, a sysfs dump directory, or a device tree
+ * blob (.dtb, told by its magic: CPU 0's states).
+ */
 struct is_state_table *is_states_open(const char *spec, uint32_t *disabled,
 				      GError **error);
 struct is_state_table *is_states_dup(const struct is_state_table *t);
 void is_states_free(struct is_state_table *t);
 
+/*
+ * Whether every power figure of @t is the default model's (tables from the
+ * kernel's sources, device trees, most sysfs dumps): energy then rests on
+ * an assumption, which reports say.
+ */
+bool is_states_power_is_default(const struct is_state_table *t);
 /* Mask of states flagged IS_STATE_OFF. */
 uint32_t is_states_default_disabled(const struct is_state_table *t);
 /* Check internal consistency (monotonic latencies, count); false + error. */

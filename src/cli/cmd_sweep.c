@@ -104,6 +104,12 @@ static bool summary(const struct sweep *sw, const struct is_sweep_agg *g, const 
 	for (int k = 0; k < IS_OBJ_COUNT; k++)
 		if (d->obj.w[k] != 0)
 			P(" %s*%s", fmt_f(d->obj.w[k], 4), is_sweep_objective_names[k]);
+	for (int i = 0; i < d->ntraces; i++)
+		if (is_states_power_is_default(d->traces[i]->table)) {
+			P("\nenergy uses the default power model's figures for %s, not the "
+			  "machine's (docs/states.md)", d->traces[i]->table->name);
+			break;
+		}
 	P("\n\nbest points (mean over traces)\n%8s %14s %16s %12s  params\n",
 	  "point", "objective", "energy", "p99_ns");
 	for (uint64_t i = 0; i < n && i < 10; i++) {

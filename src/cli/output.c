@@ -101,7 +101,8 @@ void report_json(FILE *f, const struct run_report *r)
 			G_GINT64_FORMAT ", \"power\": %s}", st->exit_latency_ns,
 			st->target_residency_ns, fmt_f(st->power, 4));
 	}
-	fprintf(f, "]},\n  \"mode\": \"%s\",\n  \"baseline\": \"%s\",\n  \"governors\": [",
+	fprintf(f, "], \"power_model\": \"%s\"},\n  \"mode\": \"%s\",\n  \"baseline\": \"%s\",\n"
+		"  \"governors\": [", is_states_power_is_default(r->states) ? "default" : "table",
 		r->mode, b->gov->name);
 	for (int g = 0; g < r->ngov; g++) {
 		const struct is_run_gov *x = &r->res[g];
@@ -213,8 +214,10 @@ void report_table(FILE *f, const struct run_report *r)
 		}
 		fprintf(f, "\n");
 	}
-	fprintf(f, "(energy in active-ms: milliseconds of busy-core power; latency = exit latency "
-		   "paid on irq/IPI wakeups)\n");
+	fprintf(f, "(energy in active-ms: milliseconds of busy-core power%s; latency = exit "
+		   "latency paid on irq/IPI wakeups)\n", is_states_power_is_default(t) ?
+		   ", with the default power model's figures, not this machine's "
+		   "(docs/states.md)" : "");
 	for (int g = 0; g < r->ngov; g++)
 		if (r->res[g].total.tick_assumed)
 			fprintf(f, "(tick_off of %s: %" G_GUINT64_FORMAT " of its %" G_GUINT64_FORMAT

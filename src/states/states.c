@@ -77,20 +77,89 @@ static const struct is_state_table *const builtins[] = {
 	&power9, &power9_full, &pseries, NULL,
 };
 
-static const char *const builtin_names[] = {
-	"power9", "power9-full", "pseries", NULL,
+/*
+ * Tables from the kernel's own sources (tools/gen-kernel-tables): arm64
+ * device trees and intel_idle.c, latencies and residencies as the kernel
+ * registers them, power figures the default model.
+ */
+#include "kernel_tables.h"
+
+static const struct {
+	const char *name;
+	int64_t lat, res;
+	uint32_t flags;
+} kstates[] = {
+#define KS(n, l, r, f) { n, l, r, f }
+	KERNEL_STATES
+#undef KS
 };
+
+static const struct {
+	const char *name, *source;
+	int count;
+} ktables[] = {
+#define KT(n, s, c) { n, s, c }
+	KERNEL_TABLES
+#undef KT
+};
+
+#define NBUILTIN (G_N_ELEMENTS(builtins) - 1 + G_N_ELEMENTS(ktables))
+static struct is_state_table ktabs[G_N_ELEMENTS(ktables)];
+static const struct is_state_table *all_tables[NBUILTIN + 1];
+static const char *all_names[NBUILTIN + 1];
+
+static void builtins_init(void)
+{
+	static gsize done;
+
+	if (!g_once_init_enter(&done))
+		return;
+	for (size_t i = 0, k = 0; i < G_N_ELEMENTS(ktables); i++) {
+		struct is_state_table *t = &ktabs[i];
+
+		g_strlcpy(t->name, ktables[i].name, sizeof(t->name));
+		t->count = ktables[i].count;
+		for (int j = 0; j < t->count; j++, k++) {
+			struct is_state *s = &t->s[j];
+
+			g_strlcpy(s->name, kstates[k].name, sizeof(s->name));
+			s->exit_latency_ns = kstates[k].lat;
+			s->target_residency_ns = kstates[k].res;
+			s->flags = kstates[k].flags;
+			s->power = is_states_default_power(j, s->flags);
+			s->transition_energy = -1;
+		}
+		is_states_derive_energy(t);
+	}
+	for (size_t i = 0; builtins[i]; i++)
+		all_tables[i] = builtins[i];
+	for (size_t i = 0; i < G_N_ELEMENTS(ktables); i++)
+		all_tables[G_N_ELEMENTS(builtins) - 1 + i] = &ktabs[i];
+	for (size_t i = 0; i < NBUILTIN; i++)
+		all_names[i] = all_tables[i]->name;
+	g_once_init_leave(&done, 1);
+}
 
 const char *const *is_states_builtin_names(void)
 {
-	return builtin_names;
+	builtins_init();
+	return all_names;
+}
+
+const char *is_states_builtin_source(const char *name)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(ktables); i++)
+		if (strcmp(ktables[i].name, name) == 0)
+			return ktables[i].source;
+	return NULL;
 }
 
 const struct is_state_table *is_states_builtin(const char *name)
 {
-	for (int i = 0; builtins[i]; i++)
-		if (strcmp(builtins[i]->name, name) == 0)
-			return builtins[i];
+	builtins_init();
+	for (int i = 0; all_tables[i]; i++)
+		if (strcmp(all_tables[i]->name, name) == 0)
+			return all_tables[i];
 	return NULL;
 }
 
@@ -102,6 +171,22 @@ struct is_state_table *is_states_dup(const struct is_state_table *t)
 void is_states_free(struct is_state_table *t)
 {
 	g_free(t);
+}
+
+bool is_states_power_is_default(const struct is_state_table *t)
+{
+	struct is_state_table d = *t;
+
+	for (int i = 0; i < d.count; i++) {
+		d.s[i].power = is_states_default_power(i, d.s[i].flags);
+		d.s[i].transition_energy = -1;
+	}
+	is_states_derive_energy(&d);
+	for (int i = 0; i < d.count; i++)
+		if (d.s[i].power != t->s[i].power ||
+		    d.s[i].transition_energy != t->s[i].transition_energy)
+			return false;
+	return true;
 }
 
 uint32_t is_states_default_disabled(const struct is_state_table *t)
@@ -225,6 +310,20 @@ int is_states_dir_index(const char *name)
 	return strcmp(canon, name) == 0 ? (int)i : -1;
 }
 
+bool is_states_file_is_dtb(const char *path)
+{
+	static const unsigned char magic[4] = { 0xd0, 0x0d, 0xfe, 0xed };
+	unsigned char m[4];
+	FILE *f = fopen(path, "rb");
+	bool yes;
+
+	if (!f)
+		return false;
+	yes = fread(m, 1, 4, f) == 4 && memcmp(m, magic, 4) == 0;
+	fclose(f);
+	return yes;
+}
+
 struct is_state_table *is_states_open(const char *spec, uint32_t *disabled,
 				      GError **error)
 {
@@ -239,13 +338,26 @@ struct is_state_table *is_states_open(const char *spec, uint32_t *disabled,
 	if (g_file_test(spec, G_FILE_TEST_IS_DIR))
 		return is_states_load_sysfs(spec, disabled, error);
 	if (g_file_test(spec, G_FILE_TEST_EXISTS)) {
+		g_autofree char *blob = NULL;
+		gsize len = 0;
+
+		if (is_states_file_is_dtb(spec) &&
+		    g_file_get_contents(spec, &blob, &len, NULL)) {
+			g_autofree char *base = g_path_get_basename(spec);
+			g_autofree char *name = g_strdup_printf("dtb:%s", base);
+
+			t = is_states_load_dtb(blob, len, 0, name, error);
+			if (t && disabled)
+				*disabled = 0;
+			return t;
+		}
 		t = is_states_load_file(spec, error);
 		if (t && disabled)
 			*disabled = is_states_default_disabled(t);
 		return t;
 	}
 	g_set_error(error, IS_ERROR, IS_ERROR_IO,
-		    "%s: not a built-in state table (power9, power9-full, pseries), a file or a directory",
+		    "%s: not a built-in state table (idlesim states --list), a file or a directory",
 		    spec);
 	return NULL;
 }
