@@ -42,10 +42,17 @@ struct is_run_input {
 	struct is_trace_header hdr;     /* the trace's, or the scenario's */
 	struct is_state_table *table;
 	uint32_t disabled;              /* the table's states disabled by default */
-	/* filled by is_run_execute(): idle records, and those with estimated inputs */
+	/*
+	 * Set by the caller before is_run_execute() to fill @est: idle
+	 * records, and those with estimated inputs (a report says so first;
+	 * a benchmark leaves it off: a test per record).
+	 */
+	bool count_estimates;
 	struct is_run_estimates {
 		uint64_t idle, any, sleep, ts, idle_ns;
 	} est;
+	/* is_run_execute()'s tally: [idle << 3 | est], idle records with est 0 not counted */
+	uint64_t est_hist[16];
 };
 
 /*

@@ -170,6 +170,7 @@ int cli_run(const struct cli_run_opts *ro)
 		res[i].seed = is_run_seed(ro->seed, &in->hdr);
 	if (!is_run_build(in, ro->mode, res, ngov, &err))
 		goto fail;
+	in->count_estimates = true;
 	if (!is_run_execute(in, res, ngov, &rep.records, &failed, &err)) {
 		if (failed >= 0 && ro->wl)
 			g_prefix_error(&err, "workload %s: %s: ", ro->wl->name, res[failed].gov->name);

@@ -132,21 +132,38 @@ bool is_run_build(const struct is_run_input *in, enum is_sim_mode mode, struct i
 struct counted {
 	const struct is_source *src;
 	uint64_t n;
-	struct is_run_estimates *est;
+	uint64_t *hist;
 };
 
-/* Which inputs of an idle record an importer estimated (is_record.est). */
-static inline void tally(struct is_run_estimates *e, const struct is_record *r)
+/*
+ * Which inputs of an idle record an importer estimated (is_record.est).
+ * This runs for every record of every replay: two tests that are almost
+ * never taken (records of other kinds are rare, and only imports estimate),
+ * summed by est_finish() with the record count.
+ */
+static inline void tally(uint64_t *hist, const struct is_record *r)
 {
-	/* branch-free: this runs once per record of every replay */
-	_Static_assert(IS_EST_SLEEP == 1 && IS_EST_TS == 2 && IS_EST_IDLE == 4, "est bits");
-	unsigned idle = r->kind == IS_REC_IDLE, est = idle ? r->est : 0;
+	if (__builtin_expect(r->est != 0 || r->kind != IS_REC_IDLE, 0))
+		hist[(r->kind == IS_REC_IDLE) << 3 | (r->est & 7)]++;
+}
 
-	e->idle += idle;
-	e->any += est != 0;
-	e->sleep += est & IS_EST_SLEEP;
-	e->ts += (est >> 1) & 1;
-	e->idle_ns += (est >> 2) & 1;
+static void est_finish(struct is_run_input *in, uint64_t records)
+{
+	struct is_run_estimates *e = &in->est;
+	uint64_t other = 0;
+
+	memset(e, 0, sizeof(*e));
+	for (unsigned k = 0; k < 8; k++)
+		other += in->est_hist[k];
+	e->idle = records - other;
+	for (unsigned k = 1; k < 8; k++) {
+		uint64_t n = in->est_hist[8 | k];
+
+		e->any += n;
+		e->sleep += k & IS_EST_SLEEP ? n : 0;
+		e->ts += k & IS_EST_TS ? n : 0;
+		e->idle_ns += k & IS_EST_IDLE ? n : 0;
+	}
 }
 
 static int counted_next(void *ctx, struct is_record *rec, GError **error)
@@ -156,7 +173,8 @@ static int counted_next(void *ctx, struct is_record *rec, GError **error)
 
 	if (r > 0) {
 		c->n++;
-		tally(c->est, rec);
+		if (c->hist)
+			tally(c->hist, rec);
 	}
 	return r;
 }
@@ -166,8 +184,8 @@ static int counted_next_batch(void *ctx, struct is_record *recs, int max, GError
 	struct counted *c = ctx;
 	int r = c->src->next_batch(c->src->ctx, recs, max, error);
 
-	for (int i = 0; i < r; i++)
-		tally(c->est, &recs[i]);
+	for (int i = 0; c->hist && i < r; i++)
+		tally(c->hist, &recs[i]);
 	c->n += r > 0 ? (uint64_t)r : 0;
 	return r;
 }
@@ -180,7 +198,7 @@ bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64
 
 	*failed = -1;
 	*records = 0;
-	memset(&in->est, 0, sizeof(in->est));
+	memset(in->est_hist, 0, sizeof(in->est_hist));
 	if (in->synthetic) {
 		/* closed loop: each governor drives its own copy of the scenario */
 		for (int i = 0; i < n; i++) {
@@ -203,7 +221,7 @@ bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64
 		}
 	} else if (n == 1) {
 		/* one simulation: the source's batches straight into it */
-		struct counted c = { &in->src, 0, &in->est };
+		struct counted c = { &in->src, 0, in->count_estimates ? in->est_hist : NULL };
 		struct is_source src = { .ctx = &c, .next = counted_next,
 					 .next_batch = in->src.next_batch ? counted_next_batch : NULL };
 
@@ -217,7 +235,8 @@ bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64
 		/* One pass over the input feeds every governor: memory is O(CPUs). */
 		while ((r = in->src.next(in->src.ctx, &rec, error)) > 0) {
 			(*records)++;
-			tally(&in->est, &rec);
+			if (in->count_estimates)
+				tally(in->est_hist, &rec);
 			for (int i = 0; i < n; i++)
 				if (!is_sim_feed(g[i].sim, &rec, error)) {
 					*failed = i;
@@ -229,6 +248,8 @@ bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64
 	}
 	for (int i = 0; i < n; i++)
 		is_sim_total(g[i].sim, &g[i].total);
+	if (in->count_estimates && !in->synthetic)
+		est_finish(in, *records);
 	return true;
 }
 

@@ -368,7 +368,8 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		idx = g->select(c->gov, &c->env, &call, &stop);
 		if (__builtin_expect(idx < 0 || idx >= drv->count, 0))
 			return bad_state(s, idx, error);
-		c->acc.tick_assumed += g->needs_recorded && call.recorded_stop < 0;
+		if (__builtin_expect(g->needs_recorded, 0))
+			c->acc.tick_assumed += call.recorded_stop < 0;
 		stopped = stop || ts;
 		end = left;
 		tick_in = false;
