@@ -82,9 +82,6 @@ void report_csv(FILE *f, const struct run_report *r);
 void report_table(FILE *f, const struct run_report *r);
 /* 100 * n / d, 0 for d = 0. */
 double cli_pct(uint64_t n, uint64_t d);
-/* Sums of the per-state above/below counters. */
-void cli_above_below(const struct is_metrics *m, const struct is_state_table *t,
-		     uint64_t *above, uint64_t *below);
 /* "  name=default (range)  help" lines of a param list. */
 void print_params(FILE *f, const struct is_param_desc *d, int n);
 void print_states(FILE *f, const struct is_state_table *t, uint32_t disabled);

@@ -6,7 +6,6 @@
  * library's (idlesim/sweep.h); this file parses, reports progress and
  * prints the summary.
  */
-#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>

@@ -20,16 +20,6 @@ static void json_str(FILE *f, const char *s)
 	fputs(q->str, f);
 }
 
-void cli_above_below(const struct is_metrics *m, const struct is_state_table *t,
-		     uint64_t *above, uint64_t *below)
-{
-	*above = *below = 0;
-	for (int i = 0; i < t->count; i++) {
-		*above += m->above[i];
-		*below += m->below[i];
-	}
-}
-
 static void json_metrics(FILE *f, const struct is_metrics *m, const struct is_state_table *t,
 			 const char *ind)
 {

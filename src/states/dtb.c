@@ -44,10 +44,12 @@ char *is_states_dts_compile(const char *dts, const char *tree, gsize *len, GErro
 	pre = g_build_filename(dir, "pre.dts", NULL);
 	dtb = g_build_filename(dir, "out.dtb", NULL);
 	src_dir = g_path_get_dirname(dts);
-	g_ptr_array_add(cpp, g_strdup("cpp"));
-	for (const char *a = "-nostdinc\0-undef\0-D__DTS__\0-x\0assembler-with-cpp\0-P\0"; *a;
-	     a += strlen(a) + 1)
-		g_ptr_array_add(cpp, g_strdup(a));
+	static const char *const cpp_args[] = {
+		"cpp", "-nostdinc", "-undef", "-D__DTS__", "-x", "assembler-with-cpp", "-P",
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cpp_args); i++)
+		g_ptr_array_add(cpp, g_strdup(cpp_args[i]));
 	g_ptr_array_add(cpp, g_strdup_printf("-I%s", src_dir));
 	if (tree) {
 		static const char *const sub[] = {
