@@ -280,6 +280,17 @@ expect 0 "HZ 100 assumed: the capture shows no tick timer (--hz sets it)" \
 	-- "$IDLESIM" import -s power9 "$T/notick.txt" -o "$T/notick.trace"
 grep -q "^# assumed: hz 100: the capture shows no tick timer" "$T/notick.trace" && ok || bad "the HZ assumption is not in the trace"
 
+# arm64 (QEMU virt, psci_idle with Juno's states, tools/kernel/validate
+# --arch aarch64): timer interrupts and IPIs are irqs named "arch_timer" and
+# "IPI", taken after cpu_idle's exit; a stopped tick is armed off the grid
+# (a quarter of its expiries) and HZ still comes from the grid.
+expect 0 "3097 idle periods on 2 CPUs" "HZ 100 (the tick timer 0xffff800080092544's grid)" \
+	"timer                                    1812" "tick                                       12" \
+	"ipi                                      1273" \
+	-- "$IDLESIM" import -s juno "$TRACES/qemu-arm64-stock.txt.xz" -o "$T/arm64.trace"
+grep -q "^state 1 cpu-sleep-0 exit_latency_ns=1500000 target_residency_ns=2000000 flags=timer-stop" "$T/arm64.trace" &&
+	ok || bad "the arm64 import does not carry juno's table"
+
 # The report states what it rests on: the share of periods with estimated
 # inputs and the header's assumptions, first; the recorded governor's tick
 # decisions that the capture does not hold are said to be assumed.

@@ -49,6 +49,13 @@ void cap_free(struct cap_ctx *c);
 void cap_set_where_name(struct cap_ctx *c, const char *unit);
 /* Interns a timer function name ("tick_nohz_handler", "0xffff..."). */
 uint32_t cap_intern(struct cap_ctx *c, const char *name, size_t len);
+/*
+ * The event type of an irq:irq_handler_entry by the irq's name: where
+ * timer interrupts and IPIs are ordinary irqs (arm64's GIC: "arch_timer",
+ * "IPI"; powerpc's XIVE/XICS: "IPI"), a timer interrupt (refined by the
+ * expiry that follows) or an IPI; any other name is a device irq.
+ */
+int cap_irq_type(const char *name, size_t len);
 /* The capture's own CPU count (tracefs "#P:", trace-cmd "cpus="). */
 void cap_hint_cpus(struct cap_ctx *c, int n);
 bool cap_push(struct cap_ctx *c, const struct cap_event *e, GError **error);

@@ -201,7 +201,7 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 		e.type = CAP_TICK_STOP;
 		e.a = x != 0;
 	} else if (IS_EV("irq_handler_entry")) {
-		e.type = CAP_IRQ;
+		e.type = ftrace_field(pl, "name", &v, &n) ? cap_irq_type(v, n) : CAP_IRQ;
 	} else if (IS_EV("ipi_entry") || IS_EV("reschedule_entry") ||
 		   IS_EV("call_function_entry") || IS_EV("call_function_single_entry")) {
 		e.type = CAP_IPI_RECV;

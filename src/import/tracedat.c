@@ -162,7 +162,14 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 		e.type = CAP_TICK_STOP;
 		e.a = v != 0;
 	} else if (!strcmp(name, "irq_handler_entry")) {
-		e.type = CAP_IRQ;
+		struct tep_format_field *f = tep_find_field(ev, "name");
+		const char *p = NULL;
+		int len = 0;
+
+		if (f)
+			p = tep_get_field_raw(NULL, ev, f->name, r, &len, 0);
+		/* a __string: NUL-terminated within len */
+		e.type = p ? cap_irq_type(p, strnlen(p, (size_t)MAX(len, 0))) : CAP_IRQ;
 	} else if (!strcmp(name, "ipi_entry") || !strcmp(name, "reschedule_entry") ||
 		   !strcmp(name, "call_function_entry") ||
 		   !strcmp(name, "call_function_single_entry")) {
