@@ -62,7 +62,8 @@ struct is_run_input {
 struct is_run_input *is_run_open_trace(const char *path, const char *states, GError **error);
 /*
  * A scenario (@cfg as is_synth_new() takes it), bounded by @periods or
- * @until_ns; @states: NULL for power9.  The header is what `idlesim
+ * @until_ns (an rt-app program may have neither: it ends by itself, see
+ * is_rtapp_ends()); @states: NULL for power9.  The header is what `idlesim
  * synth` writes (is_synth_header()).
  */
 struct is_run_input *is_run_open_workload(const struct is_synth_config *cfg, uint64_t periods,

@@ -111,9 +111,17 @@ struct is_workload {
 
 const struct is_workload *const *is_workloads(void);
 const struct is_workload *is_workload_find(const char *name);
+/*
+ * The workload of rt-app files (not in is_workloads()): its params
+ * (jitter_pct) apply to the program in is_synth_config.rtapp.
+ */
+const struct is_workload *is_rtapp_workload(void);
+
+struct is_rtapp;
 
 struct is_synth_config {
-	const struct is_workload *w;
+	const struct is_workload *w;       /* a scenario, or is_rtapp_workload() with ... */
+	const struct is_rtapp *rtapp;      /* ... an rt-app program (rtapp.h; the caller's) */
 	struct is_params params;
 	int cpus;
 	int hz;
@@ -133,7 +141,8 @@ struct is_synth;
 struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error);
 void is_synth_free(struct is_synth *g);
 /*
- * Next record (always 1): the CPU whose idle period starts first, lowest
+ * Next record: 1, or 0 at the end of an rt-app program (a scenario has
+ * none).  A scenario's: the CPU whose idle period starts first, lowest
  * CPU on ties; except that with a waker, a worker's period whose end could
  * be the waker's next IPI waits, and the waker's periods come first until
  * that IPI is known (so records are then not in time order across CPUs;

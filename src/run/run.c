@@ -48,7 +48,9 @@ struct is_run_input *is_run_open_workload(const struct is_synth_config *cfg, uin
 {
 	struct is_run_input *in;
 
-	if (!cfg->w || (periods == 0) == (until_ns <= 0)) {
+	/* an rt-app program may end by itself: then neither bound is needed */
+	if (!cfg->w || (periods > 0 && until_ns > 0) ||
+	    (!cfg->rtapp && periods == 0 && until_ns <= 0)) {
 		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
 			    "a synthetic source needs a scenario and one of periods and a duration");
 		return NULL;

@@ -14,6 +14,7 @@
  */
 #include <string.h>
 
+#include "idlesim/rtapp.h"
 #include "idlesim/synth.h"
 
 #define US 1000.0
@@ -304,7 +305,31 @@ void is_synth_header(const struct is_synth_config *cfg, const struct is_state_ta
 	h->cpus = cfg->cpus;
 	h->has_seed = true;
 	h->seed = cfg->seed;
-	g_string_append(src, cfg->w->name);
+	if (cfg->rtapp) {
+		/* the file as named, its digest, and what the run takes differently */
+		const char *const *n = is_rtapp_notes(cfg->rtapp);
+		g_autofree char *d = g_strdup_printf("# rt-app: sha256 %s",
+						     is_rtapp_digest(cfg->rtapp));
+
+		g_string_append_printf(src, "rt-app:%s", is_rtapp_file(cfg->rtapp));
+		is_trace_header_add_comment(h, d);
+		for (; *n; n++) {
+			g_autofree char *c = NULL;
+			int more = 0;
+
+			if (h->ncomments == IS_TRACE_MAX_COMMENTS - 1 && n[1]) {
+				while (n[more])
+					more++;
+				c = g_strdup_printf("# rt-app: %d more notes (the run prints them all)", more);
+				is_trace_header_add_comment(h, c);
+				break;
+			}
+			c = g_strdup_printf("# rt-app: %s", *n);
+			is_trace_header_add_comment(h, c);
+		}
+	} else {
+		g_string_append(src, cfg->w->name);
+	}
 	for (int i = 0; i < cfg->w->nparams; i++) {
 		const struct is_param_desc *d = &cfg->w->params[i];
 

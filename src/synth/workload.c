@@ -57,6 +57,7 @@
 #include "idlesim/synth.h"
 #include "expdraw.h"
 #include "mt19937.h"
+#include "rtapp_engine.h"
 
 #define NEVER INT64_MAX
 #define MAX_DRAW_NS 5e9  /* no single drawn duration above 5 s */
@@ -83,6 +84,7 @@ struct is_synth {
 	uint64_t records;
 	bool waker;             /* CPU 0 is a waker */
 	int nworkers;           /* CPUs with from_waker */
+	struct rt_engine *rt;   /* an rt-app program's, instead of the above */
 };
 
 /* A lognormal's zeta, log(median): computed once, the same double. */
@@ -196,6 +198,16 @@ struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error)
 			    "a workload needs a scenario, 1..%d CPUs and HZ >= 1", IS_TRACE_MAX_CPUS);
 		return NULL;
 	}
+	if (cfg->rtapp) {
+		struct rt_engine *rt = rt_engine_new(cfg, error);
+
+		if (!rt)
+			return NULL;
+		g = g_new0(struct is_synth, 1);
+		g->cfg = *cfg;
+		g->rt = rt;
+		return g;
+	}
 	g = g_new0(struct is_synth, 1);
 	g->cfg = *cfg;
 	g->tick_nsec = is_tick_nsec(cfg->hz);
@@ -237,7 +249,8 @@ void is_synth_free(struct is_synth *g)
 {
 	if (!g)
 		return;
-	for (int i = 0; i < g->cfg.cpus; i++)
+	rt_engine_free(g->rt);
+	for (int i = 0; g->cpu && i < g->cfg.cpus; i++)
 		gsl_rng_free(g->cpu[i].rng);
 	g_free(g->cpu);
 	g_free(g);
@@ -245,6 +258,10 @@ void is_synth_free(struct is_synth *g)
 
 void is_synth_feedback(struct is_synth *g, int cpu, int64_t resume_ns)
 {
+	if (g->rt) {
+		rt_engine_feedback(g->rt, cpu, resume_ns);
+		return;
+	}
 	if (cpu == g->pending && resume_ns > g->cpu[cpu].resume)
 		g->cpu[cpu].resume = resume_ns;
 }
@@ -309,6 +326,8 @@ int is_synth_next(struct is_synth *g, struct is_record *rec)
 	enum is_cause cause;
 	int n = 0;
 
+	if (g->rt)
+		return rt_engine_next(g->rt, rec);
 	if (g->pending >= 0)
 		finish(g, g->pending);
 	/* the earliest start, lowest CPU on ties; selects, not branches (random) */
@@ -435,7 +454,8 @@ static int bounded_next(void *ctx, struct is_record *rec, GError **error)
 	if (b->periods && b->n >= b->periods)
 		return 0;
 	for (;;) {
-		is_synth_next(b->g, rec);
+		if (!is_synth_next(b->g, rec))
+			return 0;
 		if (b->until_ns <= 0 || rec->t_ns < b->until_ns)
 			break;
 		/* past the end: done once every CPU is */
@@ -461,12 +481,16 @@ void is_source_from_synth_bounded(struct is_source *src, struct is_synth_bounded
 
 uint64_t is_synth_records(const struct is_synth *g)
 {
-	return g->records;
+	return g->rt ? rt_engine_records(g->rt) : g->records;
 }
 
 int64_t is_synth_min_start(const struct is_synth *g)
 {
-	int64_t m = g->cpu[0].start;
+	int64_t m;
+
+	if (g->rt)
+		return rt_engine_min_start(g->rt);
+	m = g->cpu[0].start;
 
 	for (int i = 1; i < g->cfg.cpus; i++)
 		m = g->cpu[i].start < m ? g->cpu[i].start : m;
