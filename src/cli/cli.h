@@ -96,9 +96,12 @@ struct cli_workload {
 	gint64 seed, periods, latency_us;
 	char *duration;
 	int64_t until_ns;
+	struct is_rtapp *rtapp;          /* --workload rt-app:FILE, loaded */
 };
 GOptionGroup *cli_workload_options(struct cli_workload *w);
 bool cli_workload_config(struct cli_workload *w, struct is_synth_config *cfg, int *code);
+/* Frees what the options and cli_workload_config() allocated. */
+void cli_workload_clear(struct cli_workload *w);
 void cli_workload_header(const struct cli_workload *w, const struct is_synth_config *cfg,
 			 const struct is_state_table *t, struct is_trace_header *h);
 bool cli_parse_duration(const char *s, int64_t *ns);

@@ -117,9 +117,7 @@ int cmd_run(int argc, char **argv)
 	};
 	code = cli_run(&ro);
 out:
-	g_free(wl.name);
-	g_strfreev(wl.params);
-	g_free(wl.duration);
+	cli_workload_clear(&wl);
 	return code;
 }
 

@@ -447,9 +447,7 @@ out:
 	g_free(todo);
 	g_free(aggs);
 cleanup:
-	g_free(wl.name);
-	g_strfreev(wl.params);
-	g_free(wl.duration);
+	cli_workload_clear(&wl);
 	return code;
 }
 

@@ -143,8 +143,6 @@ out:
 	is_synth_sorted_free(sorted);
 	is_synth_free(g);
 	is_states_free(table);
-	g_free(w.name);
-	g_strfreev(w.params);
-	g_free(w.duration);
+	cli_workload_clear(&w);
 	return code;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "idlesim/rtapp.h"
 #include "idlesim/synth.h"
 
 bool cli_parse_duration(const char *s, int64_t *ns)
@@ -37,9 +38,9 @@ bool cli_parse_duration(const char *s, int64_t *ns)
 GOptionGroup *cli_workload_options(struct cli_workload *w)
 {
 	GOptionEntry entries[] = {
-		{ "workload", 'w', 0, G_OPTION_ARG_STRING, &w->name, "a synthetic scenario (see idlesim synth --list)", "NAME" },
+		{ "workload", 'w', 0, G_OPTION_ARG_STRING, &w->name, "a synthetic scenario (see idlesim synth --list), or rt-app:FILE.json", "NAME" },
 		{ "wparam", 0, 0, G_OPTION_ARG_STRING_ARRAY, &w->params, "a scenario param: key=value", "KV" },
-		{ "cpus", 0, 0, G_OPTION_ARG_INT, &w->cpus, "CPUs to generate (default 2)", "N" },
+		{ "cpus", 0, 0, G_OPTION_ARG_INT, &w->cpus, "CPUs to generate (default 2; an rt-app file: at least its highest CPU + 1)", "N" },
 		{ "wseed", 0, 0, G_OPTION_ARG_INT64, &w->seed, "seed of the scenario's streams (default 1)", "S" },
 		{ "periods", 'n', 0, G_OPTION_ARG_INT64, &w->periods, "stop after N idle periods", "N" },
 		{ "duration", 0, 0, G_OPTION_ARG_STRING, &w->duration, "stop at this time (e.g. 10s, 500ms)", "T" },
@@ -50,7 +51,7 @@ GOptionGroup *cli_workload_options(struct cli_workload *w)
 	GOptionGroup *g = g_option_group_new("workload", "Synthetic workload options",
 					     "Show the synthetic workload options", NULL, NULL);
 
-	w->cpus = 2;
+	w->cpus = 0;            /* not given: 2, or what an rt-app file needs */
 	w->seed = 1;
 	w->hz = 100;
 	w->latency_us = -1;
@@ -63,11 +64,33 @@ bool cli_workload_config(struct cli_workload *w, struct is_synth_config *cfg, in
 	GError *err = NULL;
 
 	*code = EXIT_USAGE;
-	cfg->w = is_workload_find(w->name);
+	if (g_str_has_prefix(w->name, "rt-app:")) {
+		const char *const *notes;
+
+		w->rtapp = is_rtapp_load(w->name + strlen("rt-app:"), &err);
+		if (!w->rtapp) {
+			cli_error("--workload %s: %s", w->name, err->message);
+			g_error_free(err);
+			*code = EXIT_RUNTIME;
+			return false;
+		}
+		/* what the run takes differently from rt-app on a machine, said once */
+		for (notes = is_rtapp_notes(w->rtapp); *notes; notes++)
+			fprintf(stderr, "idlesim: %s: %s\n", is_rtapp_file(w->rtapp), *notes);
+		cfg->w = is_rtapp_workload();
+		cfg->rtapp = w->rtapp;
+		if (!w->cpus)
+			w->cpus = MAX(2, is_rtapp_max_cpu(w->rtapp) + 1);
+	} else {
+		cfg->w = is_workload_find(w->name);
+		cfg->rtapp = NULL;
+	}
 	if (!cfg->w) {
 		cli_error("--workload: unknown scenario '%s' (see idlesim synth --list)", w->name);
 		return false;
 	}
+	if (!w->cpus)
+		w->cpus = 2;
 	if (w->cpus < 1 || w->cpus > IS_TRACE_MAX_CPUS) {
 		cli_error("--cpus must be 1..%d", IS_TRACE_MAX_CPUS);
 		return false;
@@ -81,7 +104,14 @@ bool cli_workload_config(struct cli_workload *w, struct is_synth_config *cfg, in
 			  (gint64)w->seed);
 		return false;
 	}
-	if ((w->periods > 0) == (w->duration != NULL) || w->periods < 0) {
+	if (w->rtapp && !w->periods && !w->duration) {
+		/* the file's duration, or its tasks' ends, bound the run */
+		if (!is_rtapp_ends(w->rtapp)) {
+			cli_error("%s: a thread loops forever and global.duration is -1: give "
+				  "--duration T or --periods N", is_rtapp_file(w->rtapp));
+			return false;
+		}
+	} else if ((w->periods > 0) == (w->duration != NULL) || w->periods < 0) {
 		cli_error("give exactly one of --periods N (N > 0) and --duration T");
 		return false;
 	}
@@ -104,6 +134,15 @@ bool cli_workload_config(struct cli_workload *w, struct is_synth_config *cfg, in
 	cfg->seed = (uint64_t)w->seed;
 	cfg->latency_req_ns = w->latency_us >= 0 ? w->latency_us * 1000 : 2147483647000LL;
 	return true;
+}
+
+void cli_workload_clear(struct cli_workload *w)
+{
+	g_free(w->name);
+	g_strfreev(w->params);
+	g_free(w->duration);
+	is_rtapp_free(w->rtapp);
+	memset(w, 0, sizeof(*w));
 }
 
 /* "idlesim synth --workload NAME k=v ...": how the records were made. */
