@@ -444,5 +444,46 @@ expect 0 "M selections/s" -- "$IDLESIM" bench -t "$TRACES/basic.trace" -g oracle
 expect 0 "2000 decisions" "M decisions/s" -- "$IDLESIM" bench -t "$TRACES/basic.trace" -g teo-6.12,menu-6.12,wteo -r 1 --governor-only
 expect 2 "exclude each other" -- "$IDLESIM" bench -w mixed --closed-loop --governor-only
 
+# --- rt-app files (tests/test-rtapp.c derives the periods by hand)
+RT="$TRACES/rt-app"
+for f in schbench hackbench ebizzy pgbench frames-60hz idle-timers; do
+	expect 0 "rt-app:$RT/$f.json" "teo-6.12 " "menu-6.12 " "wteo " \
+		-- "$IDLESIM" run --workload "rt-app:$RT/$f.json" --duration 1s -g teo-6.12,menu-6.12,wteo
+done
+# the calibration is said, once, on stderr; the file's own duration bounds a run
+expect 0 "global.calibration (line 15): \"CPU0\" calibrates on the machine; here a run event of N us is taken as N us of work" \
+	-- "$IDLESIM" run --workload "rt-app:$RT/pgbench.json" -g teo-6.12
+expect 0 "24999 records" -- "$IDLESIM" run --workload "rt-app:$RT/pgbench.json" -g teo-6.12
+"$IDLESIM" synth --workload "rt-app:$RT/schbench.json" --duration 200ms -o "$T/rt.trace" 2>/dev/null &&
+	grep -q "^source idlesim synth --workload rt-app:$RT/schbench.json jitter_pct=0$" "$T/rt.trace" &&
+	grep -q "^# rt-app: sha256 $(sha256sum "$RT/schbench.json" | cut -d' ' -f1)$" "$T/rt.trace" &&
+	ok || bad "synth of an rt-app file: no source line or digest"
+expect 0 "Accuracy" -- "$IDLESIM" run -t "$T/rt.trace" -g teo-6.12
+# the same seed and file, the same bytes; jitter draws from the seed
+"$IDLESIM" synth -w "rt-app:$RT/ebizzy.json" --wparam jitter_pct=20 --wseed 5 --periods 3000 -o "$T/j1.trace" 2>/dev/null
+"$IDLESIM" synth -w "rt-app:$RT/ebizzy.json" --wparam jitter_pct=20 --wseed 5 --periods 3000 -o "$T/j2.trace" 2>/dev/null
+"$IDLESIM" synth -w "rt-app:$RT/ebizzy.json" --wparam jitter_pct=20 --wseed 6 --periods 3000 -o "$T/j3.trace" 2>/dev/null
+cmp -s "$T/j1.trace" "$T/j2.trace" && ! cmp -s "$T/j1.trace" "$T/j3.trace" && ok || bad "rt-app jitter is not a function of the seed"
+# a sweep over a file gives the same bytes for any -j, and names the file
+for j in 1 2; do
+	"$IDLESIM" sweep -w "rt-app:$RT/pgbench.json" --duration 500ms -g wteo --grid learning_rate=1,16,64 \
+		-j $j -o "$T/rtsw$j.csv" --quiet 2>/dev/null
+done
+cmp -s "$T/rtsw1.csv" "$T/rtsw2.csv" && grep -q "workload:rt-app:$RT/pgbench.json seed=1" "$T/rtsw1.csv" &&
+	ok || bad "rt-app sweep differs between -j 1 and -j 2, or lacks the file's name"
+expect 0 "M periods/s" -- "$IDLESIM" bench -w "rt-app:$RT/schbench.json" --periods 5000 -g teo-6.12 -r 1
+expect 0 "M periods/s" -- "$IDLESIM" bench -w "rt-app:$RT/schbench.json" --closed-loop --periods 5000 -g teo-6.12 -r 1
+# bad files: the path or line named, exit 1; a forever loop without a bound, exit 2
+printf '{"tasks": {"t": {"run": 10, "sleep": 10,\n "iorun": 5}}}\n' > "$T/io.json"
+expect 1 "io.json:2: tasks.t.iorun: the \"iorun\" event is not modelled" -- "$IDLESIM" run -w "rt-app:$T/io.json" -g teo-6.12
+expect 1 "nope.json" -- "$IDLESIM" run -w "rt-app:$T/nope.json" -g teo-6.12
+printf '{"tasks": {"t": {"run": 10, "sleep": 10}}}\n' > "$T/forever.json"
+expect 2 "a thread loops forever and global.duration is -1: give --duration T or --periods N" \
+	-- "$IDLESIM" run -w "rt-app:$T/forever.json" -g teo-6.12
+expect 1 "tasks.worker.cpus[0] (line 29) names CPU 1, but the run has 1 CPUs" \
+	-- "$IDLESIM" run -w "rt-app:$RT/schbench.json" --cpus 1 -g teo-6.12
+expect 1 "" -- "$IDLESIM" synth -w "rt-app:$T/io.json" --periods 10 -o "$T/bad.trace"
+[ ! -e "$T/bad.trace" ] && ok || bad "a refused rt-app file left a trace"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

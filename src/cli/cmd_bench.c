@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "idlesim/rtapp.h"
 #include "idlesim/sweep.h"
 #include "idlesim/synth.h"
 
@@ -28,22 +29,27 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* The benchmark's scenario: default params, 4 CPUs, seed 42. */
+/* --workload rt-app:FILE, loaded once by cmd_bench() */
+static struct is_rtapp *bench_rtapp;
+
+/* The benchmark's scenario: default params, 4 CPUs (or what an rt-app file pins), seed 42. */
 static bool synth_config(const char *name, struct is_synth_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->w = is_workload_find(name);
+	cfg->w = bench_rtapp ? is_rtapp_workload() : is_workload_find(name);
+	cfg->rtapp = bench_rtapp;
 	if (!cfg->w)
 		return false;
 	is_params_defaults_of(cfg->w->params, cfg->w->nparams, &cfg->params);
-	cfg->cpus = 4;
+	cfg->cpus = bench_rtapp ? MAX(4, is_rtapp_max_cpu(bench_rtapp) + 1) : 4;
 	cfg->hz = 100;
 	cfg->seed = 42;
 	cfg->latency_req_ns = 2147483647000LL;
 	return true;
 }
 
-static bool make_trace(const char *path, gint64 periods, const char *workload, GError **err)
+static bool make_trace(const char *path, gint64 periods, const char *workload, gint64 *made,
+		       GError **err)
 {
 	struct is_basic_params p;
 	struct is_basic_gen *g = NULL;
@@ -79,12 +85,21 @@ static bool make_trace(const char *path, gint64 periods, const char *workload, G
 		is_synth_free(sg);
 		return false;
 	}
-	for (gint64 i = 0; i < periods && ok; i++) {
-		if (sg)
-			is_synth_next(sg, &rec);
-		else
+	if (sg) {
+		/* records in time order (a waker's or an rt-app file's are not) */
+		struct is_synth_bounded lim = { .g = sg, .periods = (uint64_t)periods };
+		struct is_synth_sorted *sorted = is_synth_sorted_new(&lim);
+
+		while (ok && is_synth_sorted_next(sorted, &rec) > 0)
+			ok = is_trace_write(w, &rec, err);
+		is_synth_sorted_free(sorted);
+		*made = (gint64)lim.n;
+	} else {
+		for (gint64 i = 0; i < periods && ok; i++) {
 			is_basic_next(g, &rec);
-		ok = is_trace_write(w, &rec, err);
+			ok = is_trace_write(w, &rec, err);
+		}
+		*made = periods;
 	}
 	is_basic_free(g);
 	is_synth_free(sg);
@@ -123,7 +138,7 @@ static bool run_closed(const struct is_governor *g, const char *workload, gint64
 	return ok;
 }
 
-int cmd_bench(int argc, char **argv)
+static int bench_main(int argc, char **argv)
 {
 	gint64 periods = 10000000;
 	g_autofree char *trace = NULL, *govs = NULL, *save = NULL, *workload = NULL;
@@ -135,7 +150,7 @@ int cmd_bench(int argc, char **argv)
 		{ "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "replay this trace instead", "FILE" },
 		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &govs, "governors (default: all)", "NAME[,NAME...]" },
 		{ "save", 0, 0, G_OPTION_ARG_FILENAME, &save, "keep the generated trace here", "FILE" },
-		{ "workload", 'w', 0, G_OPTION_ARG_STRING, &workload, "generate from this scenario (default params, 4 CPUs, seed 42) instead of basic", "NAME" },
+		{ "workload", 'w', 0, G_OPTION_ARG_STRING, &workload, "generate from this scenario or rt-app:FILE.json (default params, 4 CPUs, seed 42) instead of basic", "NAME" },
 		{ "closed-loop", 0, 0, G_OPTION_ARG_NONE, &closed, "with --workload: no file, generate and simulate closed-loop in one process", NULL },
 		{ "governor-only", 0, 0, G_OPTION_ARG_NONE, &gov_only, "time select()+reflect() alone on the trace's inputs in memory (decisions/s)", NULL },
 		{ "repeat", 'r', 0, G_OPTION_ARG_INT64, &repeat, "replays per governor; the fastest is reported (default 3)", "N" },
@@ -160,7 +175,15 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (!cli_out_check("--save", save, &code))
 		return code;
-	if (workload && (trace || !is_workload_find(workload))) {
+	if (workload && !trace && g_str_has_prefix(workload, "rt-app:")) {
+		bench_rtapp = is_rtapp_load(workload + strlen("rt-app:"), &err);
+		if (!bench_rtapp) {
+			cli_error("--workload %s: %s", workload, err->message);
+			g_error_free(err);
+			return EXIT_RUNTIME;
+		}
+	}
+	if (workload && (trace || (!bench_rtapp && !is_workload_find(workload)))) {
 		cli_error(trace ? "--workload and --trace exclude each other" :
 			  "--workload: unknown scenario (see idlesim synth --list)");
 		return EXIT_USAGE;
@@ -180,6 +203,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (!trace && !closed) {
 		double t0 = now_s();
+		gint64 made = 0;
 		int fd;
 
 		if (save) {
@@ -194,14 +218,14 @@ int cmd_bench(int argc, char **argv)
 			close(fd);
 			trace = g_strdup(tmp);
 		}
-		if (!make_trace(trace, periods, workload, &err)) {
+		if (!make_trace(trace, periods, workload, &made, &err)) {
 			cli_error("%s", err->message);
 			g_error_free(err);
 			if (tmp)
 				unlink(tmp);
 			return EXIT_RUNTIME;
 		}
-		printf("generated %" G_GINT64_FORMAT " idle periods in %s s\n", periods,
+		printf("generated %" G_GINT64_FORMAT " idle periods in %s s\n", made,
 		       fmt_f(now_s() - t0, 2));
 	}
 	if (gov_only) {
@@ -290,5 +314,14 @@ out:
 	is_sweep_trace_free(inmem);
 	if (tmp)
 		unlink(tmp);
+	return code;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+	const int code = bench_main(argc, argv);
+
+	is_rtapp_free(bench_rtapp);
+	bench_rtapp = NULL;
 	return code;
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "idlesim/run.h"
+#include "idlesim/rtapp.h"
 #include "idlesim/sweep.h"
 
 /*
@@ -105,13 +106,21 @@ struct is_sweep_trace *is_sweep_workload_new(const struct is_synth_config *cfg,
 	is_trace_header_init(&t->hdr);
 	is_trace_header_copy(&t->hdr, &in->hdr);
 	is_run_input_free(in);
-	t->path = g_strdup_printf("workload:%s seed=%" G_GUINT64_FORMAT, cfg->w->name, cfg->seed);
+	/* an rt-app file by its name, and in the identity by its bytes' digest */
+	if (cfg->rtapp)
+		t->path = g_strdup_printf("workload:rt-app:%s seed=%" G_GUINT64_FORMAT,
+					  is_rtapp_file(cfg->rtapp), cfg->seed);
+	else
+		t->path = g_strdup_printf("workload:%s seed=%" G_GUINT64_FORMAT, cfg->w->name,
+					  cfg->seed);
 	g_string_append_printf(id, "workload %s cpus %d hz %d seed %" G_GUINT64_FORMAT
 			       " latency %" G_GINT64_FORMAT " periods %" G_GUINT64_FORMAT
 			       " until %" G_GINT64_FORMAT " params", cfg->w->name, cfg->cpus, cfg->hz,
 			       cfg->seed, cfg->latency_req_ns, periods, until_ns);
 	for (int i = 0; i < cfg->w->nparams; i++)
 		g_string_append_printf(id, " %" G_GINT64_FORMAT, cfg->params.v[i]);
+	if (cfg->rtapp)
+		g_string_append_printf(id, " rt-app %s", is_rtapp_digest(cfg->rtapp));
 	sum = g_compute_checksum_for_string(G_CHECKSUM_SHA256, id->str, (gssize)id->len);
 	g_strlcpy(t->sha256, sum, sizeof(t->sha256));
 	return t;
