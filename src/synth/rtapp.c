@@ -27,6 +27,7 @@
 
 #define MAX_US 3600000000LL      /* one hour, in microseconds */
 #define MAX_INSTANCES 4096
+#define MAX_SPIN 1000000         /* zero-time repetitions at one instant */
 
 struct pctx {
 	const char *file;
@@ -661,7 +662,15 @@ static bool parse_task(struct pctx *c, const char *name, JsonNode *n, const char
 			return fail(c, error, n, path, "%s forever without a run, runtime or sleep "
 				    "longer than 0, a timer, a wait, a suspend or a barrier: it would "
 				    "spin in zero time", forever ? "a phase loops" : "the thread loops");
+		/* nor, at one instant, more than MAX_SPIN runs of such a phase */
+		if (!takes_time(&t->ph[k], 1) && t->ph[k].loop > MAX_SPIN)
+			return fail(c, error, n, path, "a phase repeats %" G_GINT64_FORMAT " times "
+				    "without spending time (at most %d)", (gint64)t->ph[k].loop,
+				    MAX_SPIN);
 	}
+	if (!takes_time(t->ph, t->nph) && t->loop > MAX_SPIN)
+		return fail(c, error, n, path, "the thread repeats %" G_GINT64_FORMAT " times "
+			    "without spending time (at most %d)", (gint64)t->loop, MAX_SPIN);
 	return true;
 }
 
