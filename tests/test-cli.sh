@@ -482,6 +482,12 @@ expect 2 "a thread loops forever and global.duration is -1: give --duration T or
 	-- "$IDLESIM" run -w "rt-app:$T/forever.json" -g teo-6.12
 expect 1 "tasks.worker.cpus[0] (line 29) names CPU 1, but the run has 1 CPUs" \
 	-- "$IDLESIM" run -w "rt-app:$RT/schbench.json" --cpus 1 -g teo-6.12
+# a program that keeps every CPU busy: refused after ten million events
+# without an idle period (no hang), no file left; with a bound it just ends
+printf '{"tasks": {"t": {"run": 10, "run1": 20}}}' > "$T/busy.json"
+expect 1 "no CPU went idle in 10000000 events" -- "$IDLESIM" synth -w "rt-app:$T/busy.json" --cpus 1 --periods 10 -o "$T/busy.trace"
+[ ! -e "$T/busy.trace" ] && ok || bad "a refused rt-app run left a trace"
+expect 0 "0 records" -- "$IDLESIM" run -w "rt-app:$T/busy.json" --cpus 1 --duration 2s -g teo-6.12
 expect 1 "" -- "$IDLESIM" synth -w "rt-app:$T/io.json" --periods 10 -o "$T/bad.trace"
 [ ! -e "$T/bad.trace" ] && ok || bad "a refused rt-app file left a trace"
 

@@ -142,13 +142,22 @@ struct is_synth *is_synth_new(const struct is_synth_config *cfg, GError **error)
 void is_synth_free(struct is_synth *g);
 /*
  * Next record: 1, or 0 at the end of an rt-app program (a scenario has
- * none).  A scenario's: the CPU whose idle period starts first, lowest
+ * none), or -1 when the program keeps every CPU busy for ten million
+ * events without an idle period (is_synth_error() says so).  A scenario's: the CPU whose idle period starts first, lowest
  * CPU on ties; except that with a waker, a worker's period whose end could
  * be the waker's next IPI waits, and the waker's periods come first until
  * that IPI is known (so records are then not in time order across CPUs;
  * see struct is_synth_sorted).
  */
 int is_synth_next(struct is_synth *g, struct is_record *rec);
+/* Why is_synth_next() returned -1 (NULL otherwise). */
+const char *is_synth_error(const struct is_synth *g);
+/*
+ * An rt-app program runs no event at or after @until_ns (a scenario
+ * ignores it): a program that keeps its CPUs busy ends at the bound
+ * instead of running on without records.  The bounded source sets it.
+ */
+void is_synth_set_horizon(struct is_synth *g, int64_t until_ns);
 /* No record to come starts before this (the earliest next start). */
 int64_t is_synth_min_start(const struct is_synth *g);
 /* The CPU of the last record resumed work at @resume_ns (closed loop). */
@@ -177,7 +186,7 @@ void is_source_from_synth_bounded(struct is_source *src, struct is_synth_bounded
 struct is_synth_sorted;
 struct is_synth_sorted *is_synth_sorted_new(struct is_synth_bounded *b);
 void is_synth_sorted_free(struct is_synth_sorted *s);
-/* 1: a record, 0: the end. */
+/* 1: a record, 0: the end, -1: the generator's error (is_synth_error()). */
 int is_synth_sorted_next(struct is_synth_sorted *s, struct is_record *rec);
 
 #endif

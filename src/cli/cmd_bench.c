@@ -90,8 +90,14 @@ static bool make_trace(const char *path, gint64 periods, const char *workload, g
 		struct is_synth_bounded lim = { .g = sg, .periods = (uint64_t)periods };
 		struct is_synth_sorted *sorted = is_synth_sorted_new(&lim);
 
-		while (ok && is_synth_sorted_next(sorted, &rec) > 0)
+		int n = 0;
+
+		while (ok && (n = is_synth_sorted_next(sorted, &rec)) > 0)
 			ok = is_trace_write(w, &rec, err);
+		if (ok && n < 0) {
+			g_set_error(err, IS_ERROR, IS_ERROR_INVALID, "%s", is_synth_error(sg));
+			ok = false;
+		}
 		is_synth_sorted_free(sorted);
 		*made = (gint64)lim.n;
 	} else {

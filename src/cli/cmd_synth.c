@@ -125,6 +125,8 @@ int cmd_synth(int argc, char **argv)
 			break;
 		}
 	if (n != 0) {
+		if (!err)
+			g_set_error(&err, IS_ERROR, IS_ERROR_INVALID, "%s", is_synth_error(g));
 		is_trace_writer_abort(wr);
 		goto fail;
 	}

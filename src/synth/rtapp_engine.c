@@ -68,6 +68,8 @@ const struct is_workload *is_rtapp_workload(void)
 
 #define NEVER INT64_MAX
 #define HOUSEKEEPING_NS 5000000000LL
+/* events without an idle period before the run is refused (every CPU kept busy) */
+#define MAX_BUSY_EVENTS 10000000
 
 enum { EV_TIMER, EV_RUNEND, EV_RESUME, EV_HOUSE };
 enum { I_READY, I_RUN, I_SLEEP, I_BLOCK, I_DONE };
@@ -130,6 +132,9 @@ struct rt_engine {
 	const struct is_rtapp *p;
 	int ncpu;
 	int64_t tick_nsec, lat_ns, end_ns;
+	int64_t horizon;   /* the caller's bound: no event at or after it is run (0: none) */
+	uint64_t busy_events; /* events since the last record */
+	char *error;
 	int jitter_pct;
 	struct inst *in;
 	int nin, live;
@@ -630,11 +635,24 @@ void rt_engine_free(struct rt_engine *e)
 	g_free(e->bar);
 	g_free(e->timers);
 	g_array_unref(e->heap);
+	g_free(e->error);
 	g_free(e);
+}
+
+void rt_engine_set_horizon(struct rt_engine *e, int64_t until_ns)
+{
+	e->horizon = until_ns;
+}
+
+const char *rt_engine_error(const struct rt_engine *e)
+{
+	return e->error;
 }
 
 int rt_engine_next(struct rt_engine *e, struct is_record *rec)
 {
+	if (e->error)
+		return -1;
 	if (e->fb_cpu >= 0) {
 		push_ev(e, e->fb_resume, EV_RESUME, e->fb_cpu, 0);
 		e->fb_cpu = -1;
@@ -652,9 +670,17 @@ int rt_engine_next(struct rt_engine *e, struct is_record *rec)
 			return 0;
 		}
 		x = pop_ev(e);
-		if (e->end_ns > 0 && x.t >= e->end_ns) {
+		if ((e->end_ns > 0 && x.t >= e->end_ns) || (e->horizon > 0 && x.t >= e->horizon)) {
 			e->ended = true;
 			return 0;
+		}
+		if (++e->busy_events > MAX_BUSY_EVENTS) {
+			e->error = g_strdup_printf(
+				"%s: no CPU went idle in %d events (up to %.3f s): the program keeps "
+				"every CPU busy (a thread that never sleeps or blocks?); bound the run "
+				"with --duration", e->p->file, MAX_BUSY_EVENTS, (double)x.t * 1e-9);
+			e->ended = true;
+			return -1;
 		}
 		step(e, &x);
 	}
@@ -664,6 +690,7 @@ int rt_engine_next(struct rt_engine *e, struct is_record *rec)
 	e->fb_cpu = rec->cpu;
 	e->fb_resume = rec->t_ns + rec->idle_ns;
 	e->records++;
+	e->busy_events = 0;
 	return 1;
 }
 

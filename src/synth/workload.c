@@ -429,8 +429,11 @@ int is_synth_next(struct is_synth *g, struct is_record *rec)
 
 static int synth_next(void *ctx, struct is_record *rec, GError **error)
 {
-	(void)error;
-	return is_synth_next(ctx, rec);
+	const int n = is_synth_next(ctx, rec);
+
+	if (n < 0)
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID, "%s", is_synth_error(ctx));
+	return n;
 }
 
 static void synth_feedback(void *ctx, int cpu, int64_t resume_ns)
@@ -446,15 +449,33 @@ void is_source_from_synth(struct is_source *src, struct is_synth *g)
 	src->feedback = synth_feedback;
 }
 
+const char *is_synth_error(const struct is_synth *g)
+{
+	return g->rt ? rt_engine_error(g->rt) : NULL;
+}
+
+void is_synth_set_horizon(struct is_synth *g, int64_t until_ns)
+{
+	if (g->rt)
+		rt_engine_set_horizon(g->rt, until_ns);
+}
+
 static int bounded_next(void *ctx, struct is_record *rec, GError **error)
 {
 	struct is_synth_bounded *b = ctx;
 
-	(void)error;
 	if (b->periods && b->n >= b->periods)
 		return 0;
+	if (b->until_ns > 0)
+		is_synth_set_horizon(b->g, b->until_ns);
 	for (;;) {
-		if (!is_synth_next(b->g, rec))
+		const int n = is_synth_next(b->g, rec);
+
+		if (n < 0) {
+			g_set_error(error, IS_ERROR, IS_ERROR_INVALID, "%s", is_synth_error(b->g));
+			return -1;
+		}
+		if (!n)
 			return 0;
 		if (b->until_ns <= 0 || rec->t_ns < b->until_ns)
 			break;
@@ -593,7 +614,11 @@ int is_synth_sorted_next(struct is_synth_sorted *s, struct is_record *rec)
 	       (s->heap->len == 0 ||
 		g_array_index(s->heap, struct sorted_ent, 0).rec.t_ns >
 			is_synth_min_start(s->b->g))) {
-		if (bounded_next(s->b, &e.rec, NULL) <= 0) {
+		const int n = bounded_next(s->b, &e.rec, NULL);
+
+		if (n < 0)
+			return -1;
+		if (n == 0) {
 			s->done = true;
 			break;
 		}

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Fuzz target: rt-app files (src/synth/rtapp.c) and, when one parses, its
- * first 2000 idle periods through the engine (src/synth/rtapp_engine.c)
- * on the CPUs it needs (at most 8), open loop and with a 30 us exit
- * latency fed back.  Bad JSON or a bad program must be an error, never a
+ * first 2000 idle periods or 2 simulated seconds through the engine
+ * (src/synth/rtapp_engine.c) on the CPUs it needs (at most 8), open loop
+ * and with a 30 us exit latency fed back.  Bad JSON or a bad program must be an error, never a
  * crash; the engine must give records whose times make sense.
  */
 #include "fuzz.h"
@@ -29,7 +29,8 @@ static void run(const struct is_rtapp *p, int64_t lat)
 		g_error_free(err);
 		return;
 	}
-	for (int n = 0; n < 2000 && is_synth_next(g, &r); n++) {
+	is_synth_set_horizon(g, 2000000000LL);
+	for (int n = 0; n < 2000 && is_synth_next(g, &r) > 0; n++) {
 		if (r.cpu >= cfg.cpus || r.idle_ns < 0 || r.sleep_ns < 0 || r.t_ns < 0)
 			__builtin_trap();
 		if (lat)
