@@ -18,6 +18,13 @@ static void list_workloads(void)
 		       (*w)->description, (*w)->approximates, (*w)->leaves_out);
 		print_params(stdout, (*w)->params, (*w)->nparams);
 	}
+	{
+		const struct is_workload *r = is_rtapp_workload();
+
+		printf("rt-app:FILE.json: %s (docs/rt-app.md)\n  approximates: %s\n  leaves out: %s\n",
+		       r->description, r->approximates, r->leaves_out);
+		print_params(stdout, r->params, r->nparams);
+	}
 }
 
 int cmd_synth(int argc, char **argv)
