@@ -463,6 +463,63 @@ static int bench(size_t n, int repeat)
 	return 0;
 }
 
+/*
+ * --replay TRACE: a recorded trace (an imported capture of the series'
+ * events) through each kernel file and its port, exactly: the selections
+ * where each differs from the recording, and from the other.  For
+ * looking into a mismatch that validate or run-workload reported.
+ */
+static int replay_main(const char *trace)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(pairs); i++) {
+		GError *err = NULL;
+		struct is_trace_reader *r[2];
+		struct is_sim *s[2];
+		struct backwards_log l[2] = { { g_array_new(false, false, sizeof(int)), 0 },
+					      { g_array_new(false, false, sizeof(int)), 0 } };
+		const struct is_governor *g[2] = { is_governor_find(pairs[i].lib), pairs[i].ref };
+		struct is_record rec;
+		int ret = 0, differ = 0;
+		guint first = 0;
+
+		for (int k = 0; k < 2; k++) {
+			const struct is_trace_header *h;
+			struct is_sim_config cfg = { .mode = IS_SIM_EXACT, .seed = 1 };
+
+			r[k] = is_trace_open(trace, &err);
+			if (!r[k]) {
+				fprintf(stderr, "%s\n", err->message);
+				return 1;
+			}
+			h = is_trace_reader_header(r[k]);
+			cfg.states = h->has_table ? &h->table : is_states_builtin(h->states);
+			cfg.gov = g[k];
+			cfg.cpus = h->cpus;
+			cfg.hz = h->hz;
+			is_params_defaults(g[k], &cfg.params);
+			s[k] = is_sim_new(&cfg, &err);
+			is_sim_set_observer(s[k], backwards_observe, &l[k]);
+			while ((ret = is_trace_next(r[k], &rec, &err)) > 0)
+				if (!is_sim_feed(s[k], &rec, &err))
+					break;
+		}
+		for (guint j = 0; j < MIN(l[0].d->len, l[1].d->len); j += 5)
+			if (g_array_index(l[0].d, int, j) != g_array_index(l[1].d, int, j)) {
+				if (!differ++)
+					first = j / 5;
+			}
+		printf("%s: port %d mismatches with the recording, kernel file %d; they differ "
+		       "in %d selections (first: %u)\n", pairs[i].lib, l[0].mismatches,
+		       l[1].mismatches, differ, first);
+		for (int k = 0; k < 2; k++) {
+			is_sim_free(s[k]);
+			is_trace_close(r[k]);
+			g_array_free(l[k].d, true);
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -476,6 +533,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_backwards_clock),
 	};
 
+	if (argc > 2 && !strcmp(argv[1], "--replay"))
+		return replay_main(argv[2]);
 	if (argc > 1 && !strcmp(argv[1], "--bench"))
 		return bench(argc > 2 ? strtoull(argv[2], NULL, 10) : 2000000,
 			     argc > 3 ? atoi(argv[3]) : 5);

@@ -32,7 +32,31 @@ grep -q 'idlesim\.stock=1' /proc/cmdline && echo > $T/trace
 # (the image carries the host's trace-cmd and its libraries) and printed
 # as a trace.dat between its own markers.
 dat=$(sed -n 's/.*idlesim\.tracedat=\([^ ]*\).*/\1/p' /proc/cmdline)
-if [ -n "$dat" ] && [ -x /usr/bin/trace-cmd ]; then
+# Every CPU's sysfs counters of every state, as "IDLESIM-COUNTERS WHEN cpuN
+# stateK usage= time= above= below= rejected=".
+counters() {
+	for d in /sys/devices/system/cpu/cpu[0-9]*/cpuidle/state*; do
+		c=${d#/sys/devices/system/cpu/}
+		echo "IDLESIM-COUNTERS $1 ${c%%/*} $(basename "$d") usage=$(cat "$d/usage") time=$(cat "$d/time") above=$(cat "$d/above") below=$(cat "$d/below") rejected=$(cat "$d/rejected")"
+	done
+}
+if grep -q 'idlesim\.rtapp=1' /proc/cmdline && [ -e /workload.json ]; then
+	# idlesim.rtapp=1: rt-app (the image carries Debian's, with its
+	# libraries) runs /workload.json; its logs come back as a tar.
+	# The trace keeps everything since boot (the governor's history, for
+	# an exact replay); markers in it say when rt-app ran.
+	mkdir -p /rtapp
+	counters before
+	echo "idlesim: rt-app start" > $T/trace_marker
+	(cd /rtapp && /usr/bin/rt-app /workload.json > /rtapp/rt-app.out 2>&1) ||
+		echo "IDLESIM-INFO rt-app exited with $?"
+	echo "idlesim: rt-app end" > $T/trace_marker
+	echo 0 > $T/tracing_on
+	counters after
+	echo "IDLESIM-RTAPP-BEGIN"
+	tar -C /rtapp -cf - . | gzip -1 | base64
+	echo "IDLESIM-RTAPP-END"
+elif [ -n "$dat" ] && [ -x /usr/bin/trace-cmd ]; then
 	echo 0 > $T/tracing_on
 	echo > $T/trace
 	args=""
