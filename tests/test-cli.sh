@@ -488,6 +488,11 @@ printf '{"tasks": {"t": {"run": 10, "run1": 20}}}' > "$T/busy.json"
 expect 1 "no CPU went idle in 10000000 events" -- "$IDLESIM" synth -w "rt-app:$T/busy.json" --cpus 1 --periods 10 -o "$T/busy.trace"
 [ ! -e "$T/busy.trace" ] && ok || bad "a refused rt-app run left a trace"
 expect 0 "0 records" -- "$IDLESIM" run -w "rt-app:$T/busy.json" --cpus 1 --duration 2s -g teo-6.12
+# tasks that wake each other without spending time: refused, not written forever
+printf '{"tasks": {"a": {"cpus": [0], "sync": {"ref": "c", "mutex": "m"}}, "b": {"cpus": [1], "delay": 10, "sync": {"ref": "c", "mutex": "m"}}}}' > "$T/pp.json"
+expect 1 "1000000 idle periods in a row end at 0.000010 s: the tasks wake each other without spending time" \
+	-- "$IDLESIM" synth -w "rt-app:$T/pp.json" --duration 1s -o "$T/pp.trace"
+[ ! -e "$T/pp.trace" ] && ok || bad "a refused rt-app run left a trace"
 expect 1 "" -- "$IDLESIM" synth -w "rt-app:$T/io.json" --periods 10 -o "$T/bad.trace"
 [ ! -e "$T/bad.trace" ] && ok || bad "a refused rt-app file left a trace"
 

@@ -70,6 +70,8 @@ const struct is_workload *is_rtapp_workload(void)
 #define HOUSEKEEPING_NS 5000000000LL
 /* events without an idle period before the run is refused (every CPU kept busy) */
 #define MAX_BUSY_EVENTS 10000000
+/* records ending at one instant before the run is refused (time stands still) */
+#define MAX_SAME_INSTANT 1000000
 
 enum { EV_TIMER, EV_RUNEND, EV_RESUME, EV_HOUSE };
 enum { I_READY, I_RUN, I_SLEEP, I_BLOCK, I_DONE };
@@ -134,6 +136,8 @@ struct rt_engine {
 	int64_t tick_nsec, lat_ns, end_ns;
 	int64_t horizon;   /* the caller's bound: no event at or after it is run (0: none) */
 	uint64_t busy_events; /* events since the last record */
+	int64_t last_wake;    /* the last record's wakeup, and ... */
+	uint64_t same_wake;   /* ... how many records in a row woke then */
 	char *error;
 	int jitter_pct;
 	struct inst *in;
@@ -567,6 +571,7 @@ struct rt_engine *rt_engine_new(const struct is_synth_config *cfg, GError **erro
 	e->end_ns = p->duration_ns;
 	e->jitter_pct = (int)cfg->params.v[0];
 	e->fb_cpu = -1;
+	e->last_wake = -1;
 	e->heap = g_array_new(FALSE, FALSE, sizeof(struct ev));
 	e->ready = g_new0(struct is_record, e->ncpu);
 	e->cpu = g_new0(struct ecpu, e->ncpu);
@@ -691,6 +696,21 @@ int rt_engine_next(struct rt_engine *e, struct is_record *rec)
 	e->fb_resume = rec->t_ns + rec->idle_ns;
 	e->records++;
 	e->busy_events = 0;
+	/*
+	 * Tasks that hand work to each other without spending time (sync
+	 * with no run between) make records at one instant for ever when no
+	 * exit latency moves them (open loop): refused, not written out.
+	 */
+	e->same_wake = e->fb_resume == e->last_wake ? e->same_wake + 1 : 0;
+	e->last_wake = e->fb_resume;
+	if (e->same_wake >= MAX_SAME_INSTANT) {
+		e->error = g_strdup_printf(
+			"%s: %d idle periods in a row end at %.6f s: the tasks wake each other "
+			"without spending time (a run or sleep between their events?)", e->p->file,
+			MAX_SAME_INSTANT, (double)e->fb_resume * 1e-9);
+		e->ended = true;
+		return -1;
+	}
 	return 1;
 }
 
