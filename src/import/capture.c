@@ -54,6 +54,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "../heap.h"
 #include "capture.h"
 #include "idlesim/metrics.h"
 
@@ -373,46 +374,7 @@ static bool rec_less(const struct is_record *a, const struct is_record *b)
 	return a->cpu < b->cpu;
 }
 
-/*
- * A binary min-heap of T in a growing array, ordered by LESS: the reorder
- * window holds events, the output holds records until none can precede.
- */
-#define DEFINE_HEAP(NAME, T, LESS)						\
-static void NAME##_push(T **a, size_t *n, size_t *cap, const T *x)		\
-{										\
-	size_t i;								\
-										\
-	if (*n == *cap) {							\
-		*cap = *cap ? *cap * 2 : 256;					\
-		*a = g_renew(T, *a, *cap);					\
-	}									\
-	for (i = (*n)++; i && LESS(x, &(*a)[(i - 1) / 2]); i = (i - 1) / 2)	\
-		(*a)[i] = (*a)[(i - 1) / 2];					\
-	(*a)[i] = *x;								\
-}										\
-										\
-static T NAME##_pop(T *a, size_t *n)						\
-{										\
-	T top = a[0], last = a[--*n];						\
-	size_t i = 0;								\
-										\
-	for (;;) {								\
-		size_t l = 2 * i + 1, m = l;					\
-										\
-		if (l >= *n)							\
-			break;							\
-		if (l + 1 < *n && LESS(&a[l + 1], &a[l]))			\
-			m = l + 1;						\
-		if (!LESS(&a[m], &last))					\
-			break;							\
-		a[i] = a[m];							\
-		i = m;								\
-	}									\
-	if (*n)									\
-		a[i] = last;							\
-	return top;								\
-}
-
+/* the reorder window holds events, the output holds records until none can precede */
 DEFINE_HEAP(out, struct is_record, rec_less)
 
 static bool spool(struct cap_ctx *c, const struct is_record *r, GError **error)

@@ -42,6 +42,7 @@
 
 #include "idlesim/idlesim.h"
 #include "idlesim/synth.h"
+#include "../heap.h"
 #include "rtapp_engine.h"
 #include "rtapp_internal.h"
 
@@ -147,7 +148,8 @@ struct rt_engine {
 	struct queue *cond;
 	struct barrier *bar;
 	struct tstate *timers;
-	GArray *heap;      /* struct ev */
+	struct ev *heap;   /* a min-heap (heap.h) of hn events, hcap allocated */
+	size_t hn, hcap;
 	uint64_t seq;
 	int64_t now;
 	int nreal;         /* events in the heap other than EV_HOUSE */
@@ -166,48 +168,20 @@ static bool ev_less(const struct ev *a, const struct ev *b)
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
+DEFINE_HEAP(evq, struct ev, ev_less)
+
 static void push_ev(struct rt_engine *e, int64_t t, int kind, int who, uint64_t gen)
 {
-	struct ev x = { .t = t, .seq = e->seq++, .kind = kind, .who = who, .gen = gen };
-	struct ev *h;
-	size_t i = e->heap->len;
+	const struct ev x = { .t = t, .seq = e->seq++, .kind = kind, .who = who, .gen = gen };
 
-	g_array_append_val(e->heap, x);
-	h = (struct ev *)(void *)e->heap->data;
-	while (i > 0 && ev_less(&h[i], &h[(i - 1) / 2])) {
-		struct ev tmp = h[i];
-
-		h[i] = h[(i - 1) / 2];
-		h[(i - 1) / 2] = tmp;
-		i = (i - 1) / 2;
-	}
+	evq_push(&e->heap, &e->hn, &e->hcap, &x);
 	e->nreal += kind != EV_HOUSE;
 }
 
 static struct ev pop_ev(struct rt_engine *e)
 {
-	struct ev *h = (struct ev *)(void *)e->heap->data;
-	struct ev top = h[0];
-	size_t n = e->heap->len - 1, i = 0;
+	const struct ev top = evq_pop(e->heap, &e->hn);
 
-	h[0] = h[n];
-	g_array_set_size(e->heap, n);
-	h = (struct ev *)(void *)e->heap->data;
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct ev tmp;
-
-		if (l < n && ev_less(&h[l], &h[m]))
-			m = l;
-		if (r < n && ev_less(&h[r], &h[m]))
-			m = r;
-		if (m == i)
-			break;
-		tmp = h[i];
-		h[i] = h[m];
-		h[m] = tmp;
-		i = m;
-	}
 	e->nreal -= top.kind != EV_HOUSE;
 	return top;
 }
@@ -572,7 +546,6 @@ struct rt_engine *rt_engine_new(const struct is_synth_config *cfg, GError **erro
 	e->jitter_pct = (int)cfg->params.v[0];
 	e->fb_cpu = -1;
 	e->last_wake = -1;
-	e->heap = g_array_new(FALSE, FALSE, sizeof(struct ev));
 	e->ready = g_new0(struct is_record, e->ncpu);
 	e->cpu = g_new0(struct ecpu, e->ncpu);
 	e->mx = g_new0(struct mtx, MAX(p->nmutexes, 1));
@@ -639,7 +612,7 @@ void rt_engine_free(struct rt_engine *e)
 	g_free(e->cond);
 	g_free(e->bar);
 	g_free(e->timers);
-	g_array_unref(e->heap);
+	g_free(e->heap);
 	g_free(e->error);
 	g_free(e);
 }
