@@ -466,6 +466,13 @@ static bool parse_event(struct pctx *c, const struct rt_task *t, int kind, const
 
 /* ---- threads and phases ------------------------------------------------ */
 
+/* The keys parse_task() reads from a thread object itself. */
+static bool thread_key(const char *key)
+{
+	return !strcmp(key, "instance") || !strcmp(key, "loop") || !strcmp(key, "delay") ||
+	       !strcmp(key, "cpus");
+}
+
 /* Whether @n phases from @ph spend time or may block. */
 static bool takes_time(const struct rt_phase *ph, int n)
 {
@@ -531,8 +538,7 @@ static bool parse_phase(struct pctx *c, struct rt_task *t, JsonObject *o, JsonNo
 		g_autofree char *kp = sub(path, key);
 		int kind;
 
-		if (thread_level && (!strcmp(key, "instance") || !strcmp(key, "loop") ||
-				     !strcmp(key, "delay") || !strcmp(key, "cpus")))
+		if (thread_level && thread_key(key))
 			continue; /* the thread's own, read by parse_task() */
 		if (!strcmp(key, "loop")) {
 			ok = get_int(c, v, kp, -1, INT64_MAX, &ph->loop, error) &&
@@ -620,8 +626,7 @@ static bool parse_task(struct pctx *c, const char *name, JsonNode *n, const char
 			g_autofree char *kp = sub(path, key);
 			bool ok;
 
-			if (!strcmp(key, "instance") || !strcmp(key, "loop") || !strcmp(key, "delay") ||
-			    !strcmp(key, "cpus") || !strcmp(key, "phases"))
+			if (thread_key(key) || !strcmp(key, "phases"))
 				continue;
 			if (setting(c, key, json_object_get_member(o, key), kp, &ok, error)) {
 				if (!ok)
