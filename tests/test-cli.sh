@@ -161,6 +161,16 @@ expect 1 "header field 'states'" "9 states" -- "$IDLESIM" run -t "$T/c.trace" -g
 
 # --- convert: lossless both ways on every bundled trace
 expect 2 "--seed must be >= 0" -- "$IDLESIM" replay -g ladder --seed -5 "$S"
+# --window: only the records that start in it are measured; a window over
+# the whole trace changes nothing but the report's "measured" line
+expect 2 "--window must be FROM_NS,TO_NS" -- "$IDLESIM" run -t "$S" -g ladder --window 5,5
+expect 2 "--window must be FROM_NS,TO_NS" -- "$IDLESIM" run -t "$S" -g ladder --window 5
+"$IDLESIM" run -t "$S" -g teo-6.12 -f csv > "$T/w0.csv"
+"$IDLESIM" run -t "$S" -g teo-6.12 -f csv --window 0,9223372036854775807 > "$T/w1.csv"
+cmp -s "$T/w0.csv" "$T/w1.csv" && ok || bad "--window over the whole trace changed the metrics"
+"$IDLESIM" run -t "$S" -g teo-6.12 -f json --window 0,1 > "$T/w2.json"
+grep -q '"window_ns": \[0, 1\]' "$T/w2.json" && grep -q '"selections": 0' "$T/w2.json" && ok ||
+	bad "--window 0,1: the JSON does not say the window, or measured selections"
 # Both forms read from a pipe (text used to be refused: its magic was read
 # eight bytes ahead and could not be given back).
 "$IDLESIM" run -t "$S" -g oracle,ladder -f csv > "$T/file.csv"

@@ -376,6 +376,50 @@ static void test_bad_state(void **state)
 	is_sim_free(NULL);
 }
 
+/*
+ * The measurement window [400 us, 700 us): the governor is asked on all
+ * three records (its history), the metrics count only the one that starts
+ * at 400 us (stop2, idle 200 us, woken by an irq).  Both modes.
+ */
+static void test_window(void **state)
+{
+	for (int mode = IS_SIM_MODEL; mode <= IS_SIM_EXACT; mode++) {
+		struct is_sim_config cfg = {
+			.states = is_states_builtin("power9"), .gov = &scripted, .cpus = 1,
+			.hz = 100, .mode = (enum is_sim_mode)mode, .seed = 1,
+			.measure_from_ns = 400000, .measure_to_ns = 700000,
+		};
+		struct is_sim *s = is_sim_new(&cfg, NULL);
+		struct is_record r[3] = {
+			idle(0, 0, 900000, 5000000, 300000, IS_CAUSE_IRQ),
+			idle(0, 400000, 500000, 4600000, 200000, IS_CAUSE_IRQ),
+			idle(0, 700000, 200000, 4300000, 100000, IS_CAUSE_TIMER),
+		};
+		struct is_metrics m;
+
+		(void)state;
+		assert_non_null(s);
+		memset(&script, 0, sizeof(script));
+		script.state = 4;
+		for (int i = 0; i < 3; i++) {
+			/* exact: the kernel entered stop2, recorded lres = idle */
+			r[i].has = IS_HAS_KSTATE | IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_GT | IS_HAS_PL;
+			r[i].kstate = 4;
+			r[i].span_ns = r[i].lres_ns = r[i].idle_ns;
+			assert_true(is_sim_feed(s, &r[i], NULL));
+		}
+		assert_int_equal(script.n, 3);
+		is_sim_total(s, &m);
+		assert_int_equal(m.selections, 1);
+		assert_int_equal(m.usage[4], 1);
+		/* model: last_residency_ns holds stop2's 10 us exit latency */
+		assert_int_equal(m.time_ns[4], mode == IS_SIM_MODEL ? 210000 : 200000);
+		assert_int_equal(m.wakeups[IS_CAUSE_IRQ], 1);
+		assert_int_equal(m.wakeups[IS_CAUSE_TIMER], 0);
+		is_sim_free(s);
+	}
+}
+
 static void test_tick_nsec(void **state)
 {
 	(void)state;
@@ -403,6 +447,7 @@ int main(void)
 		cmocka_unit_test(test_rng_streams),
 		cmocka_unit_test(test_bad_state),
 		cmocka_unit_test(test_tick_nsec),
+		cmocka_unit_test(test_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

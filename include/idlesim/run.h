@@ -40,6 +40,8 @@ struct is_run_input {
 	uint64_t periods;               /* ... stop after this many periods */
 	int64_t until_ns;               /* ... or at this time (0: no bound) */
 	struct is_trace_header hdr;     /* the trace's, or the scenario's */
+	/* is_sim_config's measurement window (to 0: the whole input) */
+	int64_t measure_from_ns, measure_to_ns;
 	struct is_state_table *table;
 	uint32_t disabled;              /* the table's states disabled by default */
 	/*

@@ -39,6 +39,12 @@ struct is_sim_config {
 	enum is_sim_mode mode;
 	uint64_t seed;            /* random stream of the governors */
 	uint32_t disabled;        /* initial disable mask for every CPU */
+	/*
+	 * Measure only the records that start in [measure_from_ns,
+	 * measure_to_ns): the governors run on every record (their history),
+	 * the metrics count only these.  measure_to_ns 0: every record.
+	 */
+	int64_t measure_from_ns, measure_to_ns;
 };
 
 /* One selection as the event loop saw it; passed to the observer. */

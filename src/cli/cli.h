@@ -69,6 +69,7 @@ struct run_report {
 	struct is_run_gov *res;
 	int cpus;
 	const struct is_run_estimates *est;  /* the input's estimated records */
+	int64_t window_from_ns, window_to_ns; /* measured records (to 0: all) */
 };
 /*
  * What the report rests on that the input did not measure, one line each,
@@ -119,6 +120,7 @@ struct cli_run_opts {
 	int64_t seed;                      /* < 0: the input's, else 1 */
 	const char *format;                /* NULL: table */
 	const char *out;                   /* NULL or "-": stdout */
+	int64_t window_from_ns, window_to_ns; /* --window (to 0: none) */
 };
 int cli_run(const struct cli_run_opts *ro);
 

@@ -47,12 +47,29 @@ static bool apply_params(struct is_run_gov *res, int ngov, char **kvs, int *code
 	return true;
 }
 
+/* --window FROM_NS,TO_NS: two integers, 0 <= FROM < TO */
+static bool parse_window(const char *s, gint64 *from, gint64 *to)
+{
+	g_auto(GStrv) v = g_strsplit(s, ",", -1);
+	guint64 a, b;
+
+	if (g_strv_length(v) != 2 ||
+	    !g_ascii_string_to_unsigned(v[0], 10, 0, G_MAXINT64, &a, NULL) ||
+	    !g_ascii_string_to_unsigned(v[1], 10, 0, G_MAXINT64, &b, NULL) || a >= b) {
+		cli_error("--window must be FROM_NS,TO_NS with 0 <= FROM < TO, not '%s'", s);
+		return false;
+	}
+	*from = (gint64)a;
+	*to = (gint64)b;
+	return true;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	g_autofree char *trace = NULL, *govs = NULL, *states = NULL, *format = NULL;
-	g_autofree char *mode = NULL, *baseline = NULL, *out = NULL;
+	g_autofree char *mode = NULL, *baseline = NULL, *out = NULL, *window = NULL;
 	g_auto(GStrv) params = NULL;
-	gint64 seed = -1;
+	gint64 seed = -1, wfrom = 0, wto = 0;
 	GOptionEntry entries[] = {
 		{ "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "trace to replay (text or binary)", "FILE" },
 		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &govs, "governors, comma-separated", "NAME[,NAME...]" },
@@ -63,6 +80,7 @@ int cmd_run(int argc, char **argv)
 		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "seed of the governors' random streams (default: the trace's, else 1)", "N" },
 		{ "baseline", 'b', 0, G_OPTION_ARG_STRING, &baseline, "governor normalised to 100 (default: the first)", "NAME" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write the report here (complete or not at all)", "FILE" },
+		{ "window", 0, 0, G_OPTION_ARG_STRING, &window, "measure only the records starting in [FROM, TO) (trace time, ns); the governors run on every record", "FROM_NS,TO_NS" },
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("- replay a trace through governors");
@@ -110,10 +128,13 @@ int cmd_run(int argc, char **argv)
 		cli_error("--seed must be >= 0");
 		goto out;
 	}
+	if (window && !parse_window(window, &wfrom, &wto))
+		goto out;
 	ro = (struct cli_run_opts){
 		.trace = trace, .wl = wl.name ? &wl : NULL, .scfg = &scfg, .states = states,
 		.govs = govs, .params = params, .baseline = baseline, .mode = smode,
 		.seed = seed, .format = format, .out = out,
+		.window_from_ns = wfrom, .window_to_ns = wto,
 	};
 	code = cli_run(&ro);
 out:
@@ -164,6 +185,10 @@ int cli_run(const struct cli_run_opts *ro)
 		in = is_run_open_trace(ro->trace, ro->states, &err);
 	if (!in)
 		goto fail;
+	in->measure_from_ns = ro->window_from_ns;
+	in->measure_to_ns = ro->window_to_ns;
+	rep.window_from_ns = ro->window_from_ns;
+	rep.window_to_ns = ro->window_to_ns;
 	for (int i = 0; i < ngov; i++)
 		res[i].seed = is_run_seed(ro->seed, &in->hdr);
 	if (!is_run_build(in, ro->mode, res, ngov, &err))

@@ -36,6 +36,10 @@ char *report_caveats(const struct run_report *r)
 	GString *s = g_string_new(NULL);
 	const struct is_run_estimates *e = r->est;
 
+	if (r->window_to_ns)
+		g_string_append_printf(s, "measured: the selections of records starting in [%"
+				       G_GINT64_FORMAT ", %" G_GINT64_FORMAT ") ns; the governors ran "
+				       "on every record\n", r->window_from_ns, r->window_to_ns);
 	for (int i = 0; i < r->hdr->ncomments; i++)
 		if (g_str_has_prefix(r->hdr->comments[i], "# assumed: "))
 			g_string_append_printf(s, "assumed: %s\n", r->hdr->comments[i] + 11);
@@ -60,6 +64,9 @@ void report_json(FILE *f, const struct run_report *r)
 	fprintf(f, ", \"records\": %" G_GUINT64_FORMAT ", \"states\": ", r->records);
 	json_str(f, r->hdr->states);
 	fprintf(f, ", \"hz\": %d, \"cpus\": %d", r->hdr->hz, r->hdr->cpus);
+	if (r->window_to_ns)
+		fprintf(f, ", \"window_ns\": [%" G_GINT64_FORMAT ", %" G_GINT64_FORMAT "]",
+			r->window_from_ns, r->window_to_ns);
 	if (r->hdr->has_seed)
 		fprintf(f, ", \"seed\": %" G_GUINT64_FORMAT, r->hdr->seed);
 	if (r->est && r->est->any)

@@ -247,7 +247,7 @@ const struct is_metric is_metric_table[IS_M_COUNT] = {
 		.type = F, .decimals = 2, .help = "lat_p99_ns, baseline = 100", AT(0, 3, 0, 8, 0, 0),
 		TEXT("lat_p99%", 8, 2, 0, ""), .get = get_lat_norm },
 	[IS_M_TICK_STOPPED_PCT] = { "tick_stopped_pct", .unit = "%", .shape = ONE, .type = F,
-		.decimals = 1, .help = "selections that left the tick stopped", AT(0, 0, 0, 9, 0, 0),
+		.decimals = 1, .help = "selections that left the tick stopped", AT(0, 0, 21, 9, 0, 0),
 		TEXT("tick_off", 8, 1, 0, "%"), .get = get_share, .off = OFF(tick_stops) },
 	[IS_M_SHALLOW_PCT] = { "shallow_pct", .unit = "%", .shape = ONE, .type = F, .decimals = 4,
 		.help = "entries of states with a target residency up to 100 us (the RFC's "

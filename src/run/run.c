@@ -119,6 +119,8 @@ bool is_run_build(const struct is_run_input *in, enum is_sim_mode mode, struct i
 			.mode = mode,
 			.seed = g[i].seed,
 			.disabled = in->disabled,
+			.measure_from_ns = in->measure_from_ns,
+			.measure_to_ns = in->measure_to_ns,
 		};
 
 		g[i].sim = is_sim_new(&cfg, error);

@@ -106,6 +106,13 @@ static inline int64_t sat_add(int64_t a, int64_t b)
 	return r;
 }
 
+/* Whether @rec's selections count in the metrics (is_sim_config's window). */
+static inline bool measured(const struct is_sim *s, const struct is_record *rec)
+{
+	return !s->cfg.measure_to_ns ||
+	       (rec->t_ns >= s->cfg.measure_from_ns && rec->t_ns < s->cfg.measure_to_ns);
+}
+
 int64_t is_tick_nsec(int hz)
 {
 	/* include/vdso/jiffies.h: TICK_NSEC ((NSEC_PER_SEC + HZ / 2) / HZ) */
@@ -319,7 +326,8 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		.disabled = c->env.disabled,
 		.latency_req_ns = rec->lat_ns,
 	};
-	is_metrics_acc_score(&c->acc, &c->score, &sc);
+	if (measured(s, rec))
+		is_metrics_acc_score(&c->acc, &c->score, &sc);
 	return true;
 }
 
@@ -368,7 +376,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		idx = g->select(c->gov, &c->env, &call, &stop);
 		if (__builtin_expect(idx < 0 || idx >= drv->count, 0))
 			return bad_state(s, idx, error);
-		if (__builtin_expect(g->needs_recorded, 0))
+		if (__builtin_expect(g->needs_recorded, 0) && measured(s, rec))
 			c->acc.tick_assumed += call.recorded_stop < 0;
 		stopped = stop || ts;
 		end = left;
@@ -419,7 +427,8 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			.disabled = c->env.disabled,
 			.latency_req_ns = rec->lat_ns,
 		};
-		is_metrics_acc_score(&c->acc, score, &sc);
+		if (measured(s, rec))
+			is_metrics_acc_score(&c->acc, score, &sc);
 		t += lres;
 		if (cause != rec->cause && left > lres) {
 			/* Woken by the model (tick or poll limit): select again. */
