@@ -144,7 +144,7 @@ END {
 	print ""
 	print "- **The guest's figures** are idlesim's exact replay of the series' decision events: the kernel's own states and residencies, scored with idlesim's power model; its per-state time shares are held against the guest's sysfs counters below. rt-app's `wu_lat` comes from its logs."
 	print "- Everything is measured between the workload's trace markers (`idlesim: rt-app start`, `end`): `idlesim run --window`. The governors run from boot (the captures start there)."
-	print "- **(a) self-replay**: the stock capture (`idlesim import`, no series events) through the same governor in model mode. *agree*: the first selection of an idle period equals the kernel's state and stop-tick; *state*: the state alone; baselines: always polling, and the other governor (teo for menu's runs, menu for the others) replayed the same way."
+	print "- **(a) self-replay**: the stock capture (`idlesim import`, no series events) through the same governor in model mode. *agree*: the first selection of an idle period equals the kernel's state and stop-tick; *state*: the state alone; baselines: always polling, and the other governor (teo for menu's runs, menu for the others) replayed the same way; *the kernel's inputs*: the same model mode on the series' events (the kernel's own sleep lengths, tick states and idle durations) instead of the stock import: what the idle-loop model loses without the importer's reconstruction. Periods are matched by time (the series' times are the governor's clock: mapped by its cpuidle_gov_clock events)."
 	print "- **(b) counterfactual**: governor A's stock capture replayed through B, against B's own runs (the mean over B's repetitions)."
 	print "- **(c) closed loop**: the same rt-app file run by idlesim under B (`idlesim run --workload rt-app:FILE`), against B's runs."
 	print "- Columns: *Δshare*: the largest difference of a state's share of idle time (percentage points; which state); *range*: the guest's largest range of a state's share over its repetitions; *above*, *below*: relative error of the count per selection (%); *energy*: relative error of the idle energy per ms of the window (%). ✗: misses the goal (3 pp, 10%, 10%, 5%); ~: misses it but lies within the guest's range over its repetitions."
@@ -172,8 +172,8 @@ END {
 
 	print "## (a) Self-replay"
 	print ""
-	print "| arch | workload | governor | periods | agree % | state % | always poll % | other governor % | Δshare | above | below | energy |"
-	print "|---|---|---|---|---|---|---|---|---|---|---|---|"
+	print "| arch | workload | governor | periods | agree % | state % | always poll % | other governor % | state %, the kernel's inputs | Δshare | above | below | energy |"
+	print "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	for (i = 1; i <= narch; i++) for (j = 1; j <= nwl; j++) for (k = 1; k <= ngov; k++) {
 		a = order["arch", i]; w = order["wl", j]; g = order["gov", k]
 		if (!stat("self", a, w, g, g, "agree_pct")) continue
@@ -182,8 +182,9 @@ END {
 		stat("self", a, w, g, g, "agree_state_pct"); st = M
 		stat("self", a, w, g, g, "agree_poll_pct"); po = M
 		stat("self", a, w, g, g, "agree_other_pct"); ot = M
+		stat("self", a, w, g, g, "agree_series_state_pct"); se = M
 		compare("self", a, w, g, g)
-		printf "| %s | %s | %s | %d | %s [%s-%s] | %s | %s | %s | %s (s%d) | %s | %s | %s |\n", a, w, g, per, f1(ag), f1(agl), f1(agh), f1(st), f1(po), f1(ot),
+		printf "| %s | %s | %s | %d | %s [%s-%s] | %s | %s | %s | %s | %s (s%d) | %s | %s | %s |\n", a, w, g, per, f1(ag), f1(agl), f1(agh), f1(st), f1(po), f1(ot), f1(se),
 			f1(DS), DSS, f1(EA), f1(EB), f1(EE)
 		self_n++; if (agl >= 99) self_ok++
 		if (st > po) self_poll++
