@@ -165,6 +165,14 @@ expect 2 "--seed must be >= 0" -- "$IDLESIM" replay -g ladder --seed -5 "$S"
 # the whole trace changes nothing but the report's "measured" line
 expect 2 "--window must be FROM_NS,TO_NS" -- "$IDLESIM" run -t "$S" -g ladder --window 5,5
 expect 2 "--window must be FROM_NS,TO_NS" -- "$IDLESIM" run -t "$S" -g ladder --window 5
+# --poll-overrun-ns: the trace's overrun by default (none here: 0); a
+# longer poll changes a polling governor's model run, and is checked
+expect 2 "--poll-overrun-ns must be" -- "$IDLESIM" run -t "$S" -g ladder --poll-overrun-ns -5
+"$IDLESIM" run -t "$S" -g menu-6.12 -f csv --poll-overrun-ns 0 > "$T/po0.csv"
+"$IDLESIM" run -t "$S" -g menu-6.12 -f csv --poll-overrun-ns 20000 > "$T/po1.csv"
+"$IDLESIM" run -t "$S" -g menu-6.12 -f csv > "$T/po2.csv"
+cmp -s "$T/po0.csv" "$T/po2.csv" && ! cmp -s "$T/po0.csv" "$T/po1.csv" && ok ||
+	bad "--poll-overrun-ns: 0 is not the default, or 20 us changed nothing"
 "$IDLESIM" run -t "$S" -g teo-6.12 -f csv > "$T/w0.csv"
 "$IDLESIM" run -t "$S" -g teo-6.12 -f csv --window 0,9223372036854775807 > "$T/w1.csv"
 cmp -s "$T/w0.csv" "$T/w1.csv" && ok || bad "--window over the whole trace changed the metrics"

@@ -317,6 +317,69 @@ static void test_compressed_cut(void **state)
  *    sleep = delta = 2050000000 - 2001000000 = 49000000, exact.  Ended by an IPI from
  *    CPU 1 -> ipi; the switch after it clears the stopped tick.
  */
+/*
+ * The poll overrun: 21 polls (power9's snooze) left without need_resched
+ * and with no interrupt, lasting 25, 26, ... 45 us: cause poll, median
+ * 35 us; cpuidle_poll_time() of power9 is 10 us (stop0_lite's target
+ * residency, under TICK_NSEC / 16): poll_overrun_ns 25000 in the header.
+ * One more poll left with need_resched ('N') is an ipi, not counted.
+ * With 19 polls there is no measurement: 0.
+ */
+static void test_poll_overrun(void **state)
+{
+	const struct is_state_table *t = is_states_builtin("power9");
+	const struct is_trace_header *rh;
+	struct is_trace_reader *rd;
+	struct is_capture_stats st;
+	struct is_trace_header h;
+	GError *err = NULL;
+
+	(void)state;
+	for (int n = 21; n >= 19; n -= 2) {
+		GString *in = g_string_new(HEAD);
+		g_autofree char *path = NULL, *out = tmpname(".trace");
+
+		for (int i = 0; i < n; i++) {
+			int64_t at = 5000000 + 100 * i;    /* us */
+
+			g_string_append_printf(in, "          <idle>-0       [000] d....  %d.%06d: "
+					       "cpu_idle: state=0 cpu_id=0\n", (int)(at / 1000000),
+					       (int)(at % 1000000));
+			at += 25 + i;
+			g_string_append_printf(in, "          <idle>-0       [000] d....  %d.%06d: "
+					       "cpu_idle: state=4294967295 cpu_id=0\n",
+					       (int)(at / 1000000), (int)(at % 1000000));
+		}
+		g_string_append(in, L(0, "5.100000", "cpu_idle: state=0 cpu_id=0")
+				"          <idle>-0       [000] dN...  5.100050: cpu_idle: "
+				"state=4294967295 cpu_id=0\n");
+		path = write_tmp(in->str, in->len, ".txt");
+		g_string_free(in, TRUE);
+		is_trace_header_init(&h);
+		g_strlcpy(h.states, "power9", sizeof(h.states));
+		h.state_count = t->count;
+		h.hz = 100;
+		assert_true(is_import_capture(path, out, IS_FMT_TEXT, &h, t, 0, &defaults, &st, &err));
+		assert_null(err);
+		is_trace_header_clear(&h);
+		assert_int_equal(st.poll_limit_ns, 10000);
+		rd = is_trace_open(out, &err);
+		assert_non_null(rd);
+		rh = is_trace_reader_header(rd);
+		assert_int_equal(st.cause[IS_CAUSE_IPI], 1);
+		assert_int_equal(st.poll_limit_periods, n);
+		if (n == 21) {
+			assert_int_equal(st.poll_median_ns, 35000);
+			assert_int_equal(rh->poll_overrun_ns, 25000);
+		} else {
+			assert_int_equal(rh->poll_overrun_ns, 0);
+		}
+		is_trace_close(rd);
+		g_unlink(out);
+		g_unlink(path);
+	}
+}
+
 static void test_tick(void **state)
 {
 	const char *in = HEAD
@@ -702,6 +765,7 @@ int main(void)
 		cmocka_unit_test(test_same_records),
 		cmocka_unit_test(test_compressed_cut),
 		cmocka_unit_test(test_tick),
+		cmocka_unit_test(test_poll_overrun),
 		cmocka_unit_test(test_tick_traced_start),
 		cmocka_unit_test(test_gaps),
 		cmocka_unit_test(test_bad),

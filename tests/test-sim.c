@@ -176,6 +176,42 @@ static void test_poll_limit(void **state)
 }
 
 /*
+ * The same poll with the machine's poll overrun at 5 us: each poll lasts
+ * the 10 us limit plus 5 us.  Selections at 1000, 16000, 31000 and 46000;
+ * at 46000 5 us are left, under 15 us, so the irq at 51000 ends the
+ * fourth: three poll-limit wakeups.
+ */
+static void test_poll_overrun(void **state)
+{
+	struct is_sim_config cfg = {
+		.states = is_states_builtin("power9"), .gov = &scripted, .cpus = 1,
+		.hz = 100, .mode = IS_SIM_MODEL, .seed = 1, .poll_overrun_ns = 5000,
+	};
+	struct is_sim *s = is_sim_new(&cfg, NULL);
+	struct is_record r = idle(0, 1000, 900000, 5000000, 50000, IS_CAUSE_IRQ);
+	const struct is_metrics *m;
+
+	(void)state;
+	assert_non_null(s);
+	memset(&script, 0, sizeof(script));
+	script.state = 0;
+	script.stop = true;
+	assert_true(is_sim_feed(s, &r, NULL));
+	assert_int_equal(script.n, 4);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(script.s[i].now, 1000 + 15000 * i);
+		assert_int_equal(script.s[i].w_lres, i < 3 ? 15000 : 5000);
+		assert_int_equal(script.s[i].w_pl, i < 3);
+	}
+	m = is_sim_cpu_metrics(s, 0);
+	assert_int_equal(m->wakeups[IS_CAUSE_POLL], 3);
+	is_sim_free(s);
+	/* out of range: refused */
+	cfg.poll_overrun_ns = -1;
+	assert_null(is_sim_new(&cfg, NULL));
+}
+
+/*
  * Snooze with the tick kept: idle at 1000 for 50 us (irq), sleep length
  * 900 us, next tick at 26000.  Poll limits at 11000 and 21000 leave
  * idle_entrytime at 1000: the same sleep length and delta_next (25 us).
@@ -440,6 +476,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_tick_retained),
 		cmocka_unit_test(test_poll_limit),
+		cmocka_unit_test(test_poll_overrun),
 		cmocka_unit_test(test_poll_then_tick),
 		cmocka_unit_test(test_nowork),
 		cmocka_unit_test(test_exact),

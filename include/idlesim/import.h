@@ -105,6 +105,11 @@ struct is_capture_stats {
 	char tick_function[64];         /* timer function taken for the tick */
 	int hz_seen;                    /* HZ of the tick timer's grid (0: none seen) */
 	char hz_function[64];           /* the timer it was seen on */
+	/* polls that ended at their time limit (cause poll), their median
+	 * duration, and the table's cpuidle_poll_time(): the header's
+	 * poll_overrun_ns is the difference (with 20 polls or more) */
+	uint64_t poll_limit_periods;
+	int64_t poll_median_ns, poll_limit_ns;
 };
 
 /*

@@ -45,6 +45,12 @@ struct is_sim_config {
 	 * the metrics count only these.  measure_to_ns 0: every record.
 	 */
 	int64_t measure_from_ns, measure_to_ns;
+	/*
+	 * Model: a polling state ends at cpuidle_poll_time() plus this (the
+	 * machine's poll overrun, is_trace_header's): 0 as the kernel's loop
+	 * on hardware, which checks every few hundred ns.
+	 */
+	int64_t poll_overrun_ns;
 };
 
 /* One selection as the event loop saw it; passed to the observer. */

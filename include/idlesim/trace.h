@@ -115,6 +115,13 @@ struct is_trace_header {
 	bool has_seed;
 	uint64_t seed;
 	char source[256];    /* free text: how the trace was made */
+	/*
+	 * The machine's poll overrun: how long a polling state runs past
+	 * cpuidle_poll_time() before poll_idle() notices (it reads the clock
+	 * once every POLL_IDLE_RELAX_COUNT relaxes); measured by the import,
+	 * used by the model.  0: none ("poll_overrun_ns", optional).
+	 */
+	int64_t poll_overrun_ns;
 	/* the table itself ("state" lines, version 2); a writer embeds it when set */
 	bool has_table;
 	struct is_state_table table;

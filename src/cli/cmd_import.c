@@ -49,6 +49,16 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 		fprintf(f, "  HZ %d (the tick timer %s's grid)\n", s->hz_seen, s->hz_function);
 	else
 		fprintf(f, "  HZ 100 assumed: the capture shows no tick timer (--hz sets it)\n");
+	if (s->poll_limit_periods >= 20)
+		fprintf(f, "  poll overrun %.1f us: %" G_GUINT64_FORMAT " polls ended at their time "
+			"limit (%.1f us), median %.1f us (the model's poll lasts as long: "
+			"header poll_overrun_ns)\n",
+			(double)MAX(s->poll_median_ns - s->poll_limit_ns, 0) / 1e3,
+			s->poll_limit_periods, (double)s->poll_limit_ns / 1e3,
+			(double)s->poll_median_ns / 1e3);
+	else
+		fprintf(f, "  poll overrun 0: %" G_GUINT64_FORMAT " polls ended at their time limit "
+			"(20 needed to measure it)\n", s->poll_limit_periods);
 	fprintf(f, "wakeup causes:\n");
 	for (int c = 0; c < IS_CAUSE_COUNT; c++)
 		if (s->cause[c])
@@ -219,7 +229,7 @@ int cmd_import(int argc, char **argv)
 						    NULL);
 		struct cli_run_opts ro = { .trace = out, .states = states, .govs = list,
 					   .baseline = "recorded", .mode = IS_SIM_MODEL,
-					   .seed = -1 };
+					   .seed = -1, .poll_overrun_ns = -1 };
 
 		fflush(stdout);
 		printf("\nThe capture's own decisions (\"recorded\") and each governor replayed on "

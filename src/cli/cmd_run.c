@@ -69,7 +69,7 @@ int cmd_run(int argc, char **argv)
 	g_autofree char *trace = NULL, *govs = NULL, *states = NULL, *format = NULL;
 	g_autofree char *mode = NULL, *baseline = NULL, *out = NULL, *window = NULL;
 	g_auto(GStrv) params = NULL;
-	gint64 seed = -1, wfrom = 0, wto = 0;
+	gint64 seed = -1, wfrom = 0, wto = 0, overrun = -1;
 	GOptionEntry entries[] = {
 		{ "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "trace to replay (text or binary)", "FILE" },
 		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &govs, "governors, comma-separated", "NAME[,NAME...]" },
@@ -80,6 +80,7 @@ int cmd_run(int argc, char **argv)
 		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "seed of the governors' random streams (default: the trace's, else 1)", "N" },
 		{ "baseline", 'b', 0, G_OPTION_ARG_STRING, &baseline, "governor normalised to 100 (default: the first)", "NAME" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write the report here (complete or not at all)", "FILE" },
+		{ "poll-overrun-ns", 0, 0, G_OPTION_ARG_INT64, &overrun, "the machine's poll overrun in the model: a poll lasts cpuidle_poll_time() plus this (default: the trace's poll_overrun_ns, else 0)", "N" },
 		{ "window", 0, 0, G_OPTION_ARG_STRING, &window, "measure only the records starting in [FROM, TO) (trace time, ns); the governors run on every record", "FROM_NS,TO_NS" },
 		G_OPTION_ENTRY_NULL
 	};
@@ -130,11 +131,15 @@ int cmd_run(int argc, char **argv)
 	}
 	if (window && !parse_window(window, &wfrom, &wto))
 		goto out;
+	if (overrun < -1 || overrun > 1000000000) {
+		cli_error("--poll-overrun-ns must be 0..1000000000");
+		goto out;
+	}
 	ro = (struct cli_run_opts){
 		.trace = trace, .wl = wl.name ? &wl : NULL, .scfg = &scfg, .states = states,
 		.govs = govs, .params = params, .baseline = baseline, .mode = smode,
 		.seed = seed, .format = format, .out = out,
-		.window_from_ns = wfrom, .window_to_ns = wto,
+		.window_from_ns = wfrom, .window_to_ns = wto, .poll_overrun_ns = overrun,
 	};
 	code = cli_run(&ro);
 out:
@@ -185,6 +190,8 @@ int cli_run(const struct cli_run_opts *ro)
 		in = is_run_open_trace(ro->trace, ro->states, &err);
 	if (!in)
 		goto fail;
+	if (ro->poll_overrun_ns >= 0)
+		in->poll_overrun_ns = ro->poll_overrun_ns;
 	in->measure_from_ns = ro->window_from_ns;
 	in->measure_to_ns = ro->window_to_ns;
 	rep.window_from_ns = ro->window_from_ns;

@@ -57,6 +57,7 @@
 #include "../heap.h"
 #include "capture.h"
 #include "idlesim/metrics.h"
+#include "idlesim/sim.h"
 
 #define MAX_TIMERS 64
 
@@ -163,6 +164,7 @@ struct cap_ctx {
 	uint64_t spooled;
 	bool failed;
 	GError *err;
+	GArray *polls;                 /* idle_ns of the polls left at their limit */
 };
 
 static const char *const tick_names[] = {
@@ -215,6 +217,7 @@ struct cap_ctx *cap_new(const char *path, const struct is_capture_options *o,
 	c->maxcpu = -1;
 	c->fidx = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, NULL);
 	c->funcs = g_ptr_array_new_with_free_func(func_free);
+	c->polls = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	c->st.first_ns = -1;
 	return c;
 }
@@ -232,6 +235,7 @@ void cap_free(struct cap_ctx *c)
 	g_free(c->prev_ts);
 	g_hash_table_destroy(c->fidx);
 	g_ptr_array_free(c->funcs, TRUE);
+	g_array_free(c->polls, TRUE);
 	g_free(c->out);
 	if (c->spool)
 		fclose(c->spool);
@@ -543,6 +547,8 @@ static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bo
 	if (r.idle_ns > IS_TRACE_MAX_IDLE_NS)
 		r.idle_ns = IS_TRACE_MAX_IDLE_NS;
 	r.cause = (uint8_t)cause;
+	if (cause == IS_CAUSE_POLL)
+		g_array_append_val(c->polls, r.idle_ns);
 	r.kstate = (int8_t)p->state;
 	r.has = IS_HAS_KSTATE;
 	r.flags = p->ts ? IS_F_TS : 0;
@@ -1048,6 +1054,38 @@ static bool hz_check(struct cap_ctx *c, GError **error)
 	return true;
 }
 
+static int cmp_i64(gconstpointer a, gconstpointer b)
+{
+	const int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The machine's poll overrun (is_trace_header.poll_overrun_ns): the median
+ * duration of the polls that ended at their time limit (cause poll: left
+ * without need_resched and without an interrupt), less cpuidle_poll_time()
+ * of the table with its default disabled states.  poll_idle() reads the
+ * clock once every POLL_IDLE_RELAX_COUNT relaxes (drivers/cpuidle/
+ * poll_state.c, 6.12), so it notices the limit late; on hardware by a
+ * fraction of a microsecond, in a TCG guest by tens.  The median: a poll
+ * that took an interrupt ran longer.  Needs 20 such polls.
+ */
+static void poll_overrun(struct cap_ctx *c, struct is_trace_header *h)
+{
+	const int64_t limit = is_poll_time_limit(c->t, c->disabled, c->tick_nsec);
+	int64_t med;
+
+	c->st.poll_limit_ns = limit;
+	c->st.poll_limit_periods = c->polls->len;
+	if (c->polls->len < 20)
+		return;
+	g_array_sort(c->polls, cmp_i64);
+	med = g_array_index(c->polls, int64_t, (c->polls->len - 1) / 2);
+	c->st.poll_median_ns = med;
+	h->poll_overrun_ns = med > limit ? med - limit : 0;
+}
+
 bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,
 		const struct is_trace_header *hdr, struct is_capture_stats *stats,
 		GError **error)
@@ -1087,6 +1125,7 @@ bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,
 			   "(import --hz sets it)", c->o.hz);
 		is_trace_header_add_comment(&h, line);
 	}
+	poll_overrun(c, &h);
 	if (h.cpus <= c->maxcpu)
 		h.cpus = c->maxcpu + 1;
 	if (h.cpus < c->hint_cpus)

@@ -32,6 +32,7 @@ struct is_run_input *is_run_open_trace(const char *path, const char *states, GEr
 	if (!in->reader)
 		goto fail;
 	is_trace_header_copy(&in->hdr, is_trace_reader_header(in->reader));
+	in->poll_overrun_ns = in->hdr.poll_overrun_ns;
 	in->table = is_trace_states_open(path, &in->hdr, states, &in->disabled, error);
 	if (!in->table)
 		goto fail;
@@ -78,6 +79,7 @@ struct is_run_input *is_run_open_source(const struct is_source *src,
 
 	is_trace_header_init(&in->hdr);
 	is_trace_header_copy(&in->hdr, h);
+	in->poll_overrun_ns = in->hdr.poll_overrun_ns;
 	in->table = is_trace_states_open(h->source, &in->hdr, states, &in->disabled, error);
 	if (!in->table) {
 		is_run_input_free(in);
@@ -121,6 +123,7 @@ bool is_run_build(const struct is_run_input *in, enum is_sim_mode mode, struct i
 			.disabled = in->disabled,
 			.measure_from_ns = in->measure_from_ns,
 			.measure_to_ns = in->measure_to_ns,
+			.poll_overrun_ns = in->poll_overrun_ns,
 		};
 
 		g[i].sim = is_sim_new(&cfg, error);

@@ -94,7 +94,7 @@ bool is_trace_header_add_comment(struct is_trace_header *h, const char *text)
 	return true;
 }
 
-enum { SEEN_STATES = 1, SEEN_HZ = 2, SEEN_CPUS = 4, SEEN_SEED = 8, SEEN_SOURCE = 16 };
+enum { SEEN_STATES = 1, SEEN_HZ = 2, SEEN_CPUS = 4, SEEN_SEED = 8, SEEN_SOURCE = 16, SEEN_POLL = 32 };
 
 static bool hdr_err(GError **error, const char *path, uint64_t line,
 		    const char *field, const char *msg, const char *v, size_t vlen)
@@ -262,6 +262,12 @@ bool is_trace_parse_header_line(struct is_trace_header *h, const char *line,
 				       "not an unsigned integer", v, vlen);
 		h->seed = u;
 		h->has_seed = true;
+	} else if (KEY("poll_overrun_ns")) {
+		ONCE(SEEN_POLL, "poll_overrun_ns");
+		if (!is_parse_i64(v, vlen, &n) || n < 0 || n > 1000000000)
+			return hdr_err(error, path, lineno, "poll_overrun_ns", "must be 0..1000000000",
+				       v, vlen);
+		h->poll_overrun_ns = n;
 	} else if (KEY("state") && h->version >= 2) {
 		if (!parse_state_line(h, v, vlen, path, lineno, error))
 			return false;
@@ -350,6 +356,8 @@ char *is_trace_header_body(const struct is_trace_header *h)
 	g_string_append_printf(s, "hz %d\ncpus %d\n", h->hz, h->cpus);
 	if (h->has_seed)
 		g_string_append_printf(s, "seed %" G_GUINT64_FORMAT "\n", h->seed);
+	if (h->poll_overrun_ns)
+		g_string_append_printf(s, "poll_overrun_ns %" G_GINT64_FORMAT "\n", h->poll_overrun_ns);
 	if (h->source[0])
 		g_string_append_printf(s, "source %s\n", h->source);
 	for (int i = 0; i < h->ncomments; i++)
