@@ -212,6 +212,33 @@ static void test_poll_overrun(void **state)
 }
 
 /*
+ * The sleep-length floor: idle at 1000 for 50 us (irq), but the record's
+ * sleep length says 5 us (a short estimate, or a timer that moved).  The
+ * polls end at 11000, 21000, 31000 and 41000, no irq in between: the
+ * kernel would read its timers again, and none expires before the record's
+ * end at 51000, so every re-selection sees a sleep length of at least
+ * 50 us from idle_entrytime (1000); the first selection keeps the
+ * record's 5 us.
+ */
+static void test_sleep_floor(void **state)
+{
+	struct is_sim *s = mk(1, IS_SIM_MODEL, 1);
+	struct is_record r = idle(0, 1000, 5000, 5000000, 50000, IS_CAUSE_IRQ);
+
+	(void)state;
+	script.state = 0;
+	script.stop = false;
+	assert_true(is_sim_feed(s, &r, NULL));
+	assert_int_equal(script.n, 5);
+	assert_int_equal(script.s[0].sleep, 5000);
+	for (int i = 1; i < 5; i++) {
+		assert_int_equal(script.s[i].now, 1000 + 10000 * i);
+		assert_int_equal(script.s[i].sleep, 50000);
+	}
+	is_sim_free(s);
+}
+
+/*
  * Snooze with the tick kept: idle at 1000 for 50 us (irq), sleep length
  * 900 us, next tick at 26000.  Poll limits at 11000 and 21000 leave
  * idle_entrytime at 1000: the same sleep length and delta_next (25 us).
@@ -477,6 +504,7 @@ int main(void)
 		cmocka_unit_test(test_tick_retained),
 		cmocka_unit_test(test_poll_limit),
 		cmocka_unit_test(test_poll_overrun),
+		cmocka_unit_test(test_sleep_floor),
 		cmocka_unit_test(test_poll_then_tick),
 		cmocka_unit_test(test_nowork),
 		cmocka_unit_test(test_exact),

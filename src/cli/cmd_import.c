@@ -56,7 +56,7 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 			(double)MAX(s->poll_median_ns - s->poll_limit_ns, 0) / 1e3,
 			s->poll_limit_periods, (double)s->poll_limit_ns / 1e3,
 			(double)s->poll_median_ns / 1e3);
-	else
+	else if (s->poll_limit_periods)
 		fprintf(f, "  poll overrun 0: %" G_GUINT64_FORMAT " polls ended at their time limit "
 			"(20 needed to measure it)\n", s->poll_limit_periods);
 	fprintf(f, "wakeup causes:\n");

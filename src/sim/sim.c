@@ -35,6 +35,15 @@
  *    task (record flag nw), as tick_nohz_idle_exit() restarts it otherwise.
  *    When it is stopped, tick_nohz_get_sleep_length()'s *delta_next is the
  *    next programmed event, i.e. the sleep length.
+ *  - A re-selection inside a record sees a sleep length that reaches at
+ *    least the record's end: no timer of the CPU expired before it, or
+ *    the record would have ended there (a cancelled or moved timer aside).
+ *    The record's own sleep length, taken down by the time spent, may fall
+ *    short of it when the capture's estimate was short or the kernel's
+ *    timer moved; the kernel would read the timers anew.  Without this
+ *    floor, a sleep length gone negative kept the model polling until the
+ *    record's end (up to 1,300 re-selections per kernel selection in the
+ *    guests' runs).
  *  - tick_nohz_get_sleep_length() measures from ts->idle_entrytime, which
  *    is set when the idle loop begins and at every irq exit in it
  *    (tick_nohz_start_idle(), kernel/time/tick-sched.c, 6.12).  So a
@@ -451,6 +460,13 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 				sleep = sat_add(sleep, -(at - entry));
 				entry = at;
 			}
+			/*
+			 * No timer of this CPU expires before the record's
+			 * end, or it would have ended there: the kernel's
+			 * next sleep length reaches at least that far.
+			 */
+			if (sleep < left + (t - entry))
+				sleep = left + (t - entry);
 			ts = cause == IS_CAUSE_POLL ? stopped : false;
 			cont = true;
 			/* a recorded draw belongs to the record's first selection */
