@@ -188,6 +188,11 @@ END {
 			f1(DS), DSS, f1(EA), f1(EB), f1(EE)
 		self_n++; if (agl >= 99) self_ok++
 		if (st > po) self_poll++
+		if (st > ot) self_other++
+		if (abs(EE) > self_energy) self_energy = abs(EE)
+		stat("self", a, w, g, g, "selections"); xs = M
+		stat("guest", a, w, g, g, "selections")
+		if (M && xs / M > self_sel) self_sel = xs / M
 		if (agl < self_worst || self_worst == "") self_worst = agl
 	}
 	print ""
@@ -235,10 +240,19 @@ END {
 	printf "- (b) and (c), %d comparisons: time shares within 3 pp: %d; above within 10%% or the guest's range: %d; below: %d; energy within 5%% or the range: %d.\n", goals_n, g_share, g_above, g_below, g_energy
 	printf "- (d) where the guest's energy ranking is apart beyond its range (%d cells): counterfactual same ranking %d, closed loop %d.\n", d_n, d_b, d_c
 	printf "- The guest's method: exact replay vs sysfs, largest share difference %s pp.\n", f2(sysfs_worst)
+	printf "- Self-replay: state agreement above the other governor's in %d of %d cells; largest energy error %s%%; at most %s model selections per kernel selection.\n", self_other, self_n, f1(self_energy), f2(self_sel)
 	if (check) {
-		# what holds today (CI's reduced run): the kernel's side is sound
-		# and self-replay beats always polling
-		if (sysfs_worst > 2) { print "check: exact replay vs sysfs differ by more than 2 pp" > "/dev/stderr"; exit 1 }
-		if (self_poll < self_n) { print "check: a self-replay agrees less than always polling" > "/dev/stderr"; exit 1 }
+		# What holds today (CI's reduced run, 3 s runs; docs/sim-vs-kernel.md):
+		# the kernel's side agrees with its sysfs counters (a long period
+		# across a marker weighs more in a short run), self-replay beats
+		# both baselines, its energy is within 15% and it makes at most 2
+		# selections per kernel selection (the storms of 2026-12-06).
+		if (sysfs_worst > 5) fail = fail "exact replay vs sysfs differ by more than 5 pp; "
+		if (self_poll < self_n) fail = fail "a self-replay agrees less than always polling; "
+		if (self_other < self_n) fail = fail "a self-replay agrees less than the other governor; "
+		if (self_energy > 15) fail = fail "a self-replay's energy is off by more than 15%; "
+		if (self_sel > 2) fail = fail "a self-replay makes more than 2 selections per kernel selection; "
+		if (fail != "") { print "check failed: " fail > "/dev/stderr"; exit 1 }
+		print "check passed: sysfs, baselines, energy, selections" > "/dev/stderr"
 	}
 }
