@@ -143,7 +143,7 @@ END {
 	print ""
 	print ""
 	print "- **The guest's figures** are idlesim's exact replay of the series' decision events: the kernel's own states and residencies, scored with idlesim's power model; its per-state time shares are held against the guest's sysfs counters below. rt-app's `wu_lat` comes from its logs."
-	print "- Everything is measured between the workload's trace markers (`idlesim: rt-app start`, `end`): `idlesim run --window`. The governors run from boot (the captures start there)."
+	print "- Everything is measured over the span of rt-app's threads in the capture (the first switch to a thread named as one of its tasks, the last switch away from one): `idlesim run --window`. The governors run from boot (the captures start there). The guest's sysfs counters are read around rt-app (trace markers `idlesim: rt-app start`, `end`), so their cross-check replays that span; inside it, rt-app calibrates and writes its logs (6 of 16 s in an x86_64 run)."
 	print "- **(a) self-replay**: the stock capture (`idlesim import`, no series events) through the same governor in model mode. *agree*: the first selection of an idle period equals the kernel's state and stop-tick; *state*: the state alone; baselines: always polling, and the other governor (teo for menu's runs, menu for the others) replayed the same way; *the kernel's inputs*: the same model mode on the series' events (the kernel's own sleep lengths, tick states and idle durations) instead of the stock import: what the idle-loop model loses without the importer's reconstruction. Periods are matched by time (the series' times are the governor's clock: mapped by its cpuidle_gov_clock events)."
 	print "- **(b) counterfactual**: governor A's stock capture replayed through B, against B's own runs (the mean over B's repetitions)."
 	print "- **(c) closed loop**: the same rt-app file run by idlesim under B (`idlesim run --workload rt-app:FILE`), against B's runs."
@@ -160,7 +160,7 @@ END {
 		worst = 0; n = 0
 		for (r = 1; r <= nrep; r++) for (s = 0; s < nst[a]; s++)
 			if (("guest", a, w, g, g, r, "sysfs_time_pct_s" s) in v) {
-				d = abs(v["guest", a, w, g, g, r, "time_pct_s" s] - v["guest", a, w, g, g, r, "sysfs_time_pct_s" s])
+				d = abs(v["guest", a, w, g, g, r, "marker_time_pct_s" s] - v["guest", a, w, g, g, r, "sysfs_time_pct_s" s])
 				if (d > worst) worst = d
 				n = 1
 			}
