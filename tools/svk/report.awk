@@ -137,7 +137,7 @@ END {
 	print "## How this was measured"
 	print ""
 	printf "`%s`, from the runs in `.cache/sim-vs-kernel` (collect: %d guest runs in %.0f minutes of this machine; ", cmd, guest_runs, collect / 60
-	printf "the analysis takes about a minute).  Per architecture and workload, repetitions:"
+	printf "the analysis: a few minutes).  Per architecture and workload, repetitions:"
 	for (i = 1; i <= narch; i++) for (j = 1; j <= nwl; j++)
 		if ((order["arch", i], order["wl", j]) in nruns) printf " %s/%s %d;", order["arch", i], order["wl", j], nruns[order["arch", i], order["wl", j]]
 	print ""
