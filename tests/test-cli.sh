@@ -173,6 +173,14 @@ expect 2 "--poll-overrun-ns must be" -- "$IDLESIM" run -t "$S" -g ladder --poll-
 "$IDLESIM" run -t "$S" -g menu-6.12 -f csv > "$T/po2.csv"
 cmp -s "$T/po0.csv" "$T/po2.csv" && ! cmp -s "$T/po0.csv" "$T/po1.csv" && ok ||
 	bad "--poll-overrun-ns: 0 is not the default, or 20 us changed nothing"
+# a trace's poll_overrun_ns header reaches run and sweep alike
+awk '/^hz /{ print; print "poll_overrun_ns 20000"; next } { print }' "$S" > "$T/po.trace"
+"$IDLESIM" run -t "$T/po.trace" -g menu-6.12 -f csv | awk -F, 'NR == 2 { print $4 }' > "$T/po-run"
+"$IDLESIM" run -t "$T/po.trace" -g menu-6.12 -f csv --poll-overrun-ns 20000 | awk -F, 'NR == 2 { print $4 }' > "$T/po-opt"
+"$IDLESIM" sweep -q -t "$T/po.trace" -g menu-6.12 --grid residency_threshold_ns=15000 -o "$T/po-sweep.csv"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "selections") c = i } NR == 2 { print $c }' "$T/po-sweep.csv" > "$T/po-sw"
+cmp -s "$T/po-run" "$T/po-opt" && cmp -s "$T/po-run" "$T/po-sw" && ok ||
+	bad "the trace's poll_overrun_ns: run, run --poll-overrun-ns and sweep differ"
 "$IDLESIM" run -t "$S" -g teo-6.12 -f csv > "$T/w0.csv"
 "$IDLESIM" run -t "$S" -g teo-6.12 -f csv --window 0,9223372036854775807 > "$T/w1.csv"
 cmp -s "$T/w0.csv" "$T/w1.csv" && ok || bad "--window over the whole trace changed the metrics"

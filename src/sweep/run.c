@@ -169,6 +169,7 @@ static bool run_group(const struct is_sweep_trace *t, const struct is_governor *
 			.mode = mode,
 			.seed = seed[k],
 			.disabled = t->disabled,
+			.poll_overrun_ns = t->hdr.poll_overrun_ns,
 		};
 
 		s[k] = is_sim_new(&cfg, error);
@@ -207,6 +208,7 @@ bool is_sweep_run_one(const struct is_sweep_trace *t, const struct is_governor *
 			.mode = mode,
 			.seed = seed,
 			.disabled = t->disabled,
+			.poll_overrun_ns = t->hdr.poll_overrun_ns,
 		};
 		struct is_sim *s = is_sim_new(&cfg, error);
 		/* Closed loop: the job's own copy of the scenario, from its seed. */
