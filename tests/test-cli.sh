@@ -174,7 +174,7 @@ expect 2 "--poll-overrun-ns must be" -- "$IDLESIM" run -t "$S" -g ladder --poll-
 cmp -s "$T/po0.csv" "$T/po2.csv" && ! cmp -s "$T/po0.csv" "$T/po1.csv" && ok ||
 	bad "--poll-overrun-ns: 0 is not the default, or 20 us changed nothing"
 # a trace's poll_overrun_ns header reaches run and sweep alike
-awk '/^hz /{ print; print "poll_overrun_ns 20000"; next } { print }' "$S" > "$T/po.trace"
+awk '/^hz /{ print; print "poll_overrun_ns 20000"; next } { print }' "$TRACES/qemu-x86-menu.trace" > "$T/po.trace"
 "$IDLESIM" run -t "$T/po.trace" -g menu-6.12 -f csv | awk -F, 'NR == 2 { print $4 }' > "$T/po-run"
 "$IDLESIM" run -t "$T/po.trace" -g menu-6.12 -f csv --poll-overrun-ns 20000 | awk -F, 'NR == 2 { print $4 }' > "$T/po-opt"
 "$IDLESIM" sweep -q -t "$T/po.trace" -g menu-6.12 --grid residency_threshold_ns=15000 -o "$T/po-sweep.csv"
