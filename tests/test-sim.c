@@ -212,6 +212,67 @@ static void test_poll_overrun(void **state)
 }
 
 /*
+ * A record the kernel's poll limit ended (cause poll) says when this
+ * CPU's poll notices its limit, whatever the machine's median overrun
+ * (5 us here): polled over, it ends at the record's end with
+ * poll_time_limit set.
+ *  - 12 us (overrun 2 us, under the median): one selection, pl set, where
+ *    the limit plus the median (15 us) would have ended it by the record's
+ *    "wakeup" with pl clear;
+ *  - 18 us (overrun 8 us, over the median): one selection lasting 18 us,
+ *    not a cut at 15 us and a second selection for the last 3 us.
+ * The same with the series' pl=1 flag on a polling kstate, cause unknown.
+ * A non-polling state over such a record still ends at its end.
+ */
+static void test_poll_limit_recorded(void **state)
+{
+	struct is_sim_config cfg = {
+		.states = is_states_builtin("power9"), .gov = &scripted, .cpus = 1,
+		.hz = 100, .mode = IS_SIM_MODEL, .seed = 1, .poll_overrun_ns = 5000,
+	};
+	static const int64_t len[] = { 12000, 18000 };
+
+	(void)state;
+	for (int k = 0; k < 2; k++) {
+		for (int v = 0; v < 2; v++) {
+			struct is_sim *s = is_sim_new(&cfg, NULL);
+			struct is_record r = idle(0, 1000, 900000, 5000000, len[k],
+						  v ? IS_CAUSE_UNKNOWN : IS_CAUSE_POLL);
+
+			assert_non_null(s);
+			if (v) {
+				r.kstate = 0;
+				r.has |= IS_HAS_KSTATE | IS_HAS_PL;
+				r.flags |= IS_F_PL;
+			}
+			memset(&script, 0, sizeof(script));
+			script.state = 0;
+			script.stop = false;
+			assert_true(is_sim_feed(s, &r, NULL));
+			assert_int_equal(script.n, 1);
+			assert_int_equal(script.s[0].w_lres, len[k]);
+			assert_true(script.s[0].w_pl);
+			assert_int_equal(is_sim_cpu_metrics(s, 0)->wakeups[IS_CAUSE_POLL], 1);
+			is_sim_free(s);
+		}
+	}
+	{
+		struct is_sim *s = is_sim_new(&cfg, NULL);
+		struct is_record r = idle(0, 1000, 900000, 5000000, 12000, IS_CAUSE_POLL);
+
+		memset(&script, 0, sizeof(script));
+		script.state = 1;
+		script.stop = false;
+		assert_true(is_sim_feed(s, &r, NULL));
+		assert_int_equal(script.n, 1);
+		assert_false(script.s[0].w_pl);
+		/* stop0_lite's 1 us exit latency on top */
+		assert_int_equal(script.s[0].w_lres, 13000);
+		is_sim_free(s);
+	}
+}
+
+/*
  * The sleep-length floor: idle at 1000 for 50 us (irq), but the record's
  * sleep length says 5 us (a short estimate, or a timer that moved).  The
  * polls end at 11000, 21000, 31000 and 41000, no irq in between: the
@@ -504,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_tick_retained),
 		cmocka_unit_test(test_poll_limit),
 		cmocka_unit_test(test_poll_overrun),
+		cmocka_unit_test(test_poll_limit_recorded),
 		cmocka_unit_test(test_sleep_floor),
 		cmocka_unit_test(test_poll_then_tick),
 		cmocka_unit_test(test_nowork),

@@ -25,7 +25,13 @@
  *    the QEMU (TCG) guests.  That overrun is a property of the machine
  *    (is_sim_config.poll_overrun_ns, measured by the import from the polls
  *    that ended at their limit, 0 by default): the poll ends at the limit
- *    plus the overrun.
+ *    plus the overrun.  A record that the kernel's own poll limit ended
+ *    (cause poll, or the series' pl=1 on a polling state) says when this
+ *    poll noticed its limit: a poll over it ends at the record's end with
+ *    poll_time_limit set, whatever the median overrun (otherwise the half
+ *    of such polls that overran less than the median ended "by a wakeup",
+ *    and menu and teo learnt a short interval where the kernel's learnt
+ *    the sleep length).
  *  - Leaving a non-polling state costs its exit latency: the CPU resumes
  *    exit_latency_ns after the wakeup event, and last_residency_ns (which the
  *    kernel measures around the enter call) includes it.  Entry latency and
@@ -358,6 +364,12 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	int64_t next_tick = sat_add(rec->t_ns, rec->tick_ns);
 	int64_t entry = t;        /* ts->idle_entrytime */
 	bool ts = c->tick_stopped, cont = false;
+	/* the kernel's poll time limit ended the recorded period */
+	const bool rec_limit = rec->cause == IS_CAUSE_POLL ||
+			       ((rec->has & IS_HAS_PL) && (rec->flags & IS_F_PL) &&
+				(rec->has & IS_HAS_KSTATE) && rec->kstate >= 0 &&
+				rec->kstate < drv->count &&
+				(drv->s[rec->kstate].flags & IS_STATE_POLLING));
 	struct is_scorer *score = &c->score;
 	/* What stays the same over the re-selections of one record. */
 	struct is_gov_call call = {
@@ -403,8 +415,14 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			 * poll_idle() runs on through interrupts till
 			 * need_resched() or its limit: a tick in it is handled
 			 * (got_idle_tick, idle_entrytime) but does not end it.
+			 * A record the kernel's own poll limit ended says when
+			 * this CPU's poll notices its limit: there, whatever
+			 * the machine's median overrun.
 			 */
-			if (end > c->poll_lim) {
+			if (rec_limit) {
+				cause = IS_CAUSE_POLL;
+				pl = true;
+			} else if (end > c->poll_lim) {
 				end = c->poll_lim;
 				cause = IS_CAUSE_POLL;
 				pl = true;
