@@ -300,6 +300,22 @@ xz -dc "$TRACES/qemu-x86-stock.txt.xz" | perl -pe \
 expect 1 "runs on a 4000000 ns grid: HZ 250, not the 100 assumed: import again with --hz 250" \
 	-- "$IDLESIM" import -s power9 "$T/hz250.txt" -o "$T/hz250.trace"
 expect 0 "HZ 250 (given)" -- "$IDLESIM" import -s power9 --hz 250 "$T/hz250.txt" -o "$T/hz250.trace"
+# the sleep length of a selection that kept a running tick: the next
+# hrtimer (default) or the next tick, an assumption the trace states
+expect 2 "--running-tick-sleep: 'soon' is not timers or tick" \
+	-- "$IDLESIM" import -s power9 --running-tick-sleep soon "$TRACES/qemu-x86-stock.txt.xz" -o "$T/rts.trace"
+expect 2 "--running-tick-sleep is for stock captures" \
+	-- "$IDLESIM" import -s power9 --format cpuidle-events --running-tick-sleep tick "$TESTDATA/cpuidle-events.txt" -o "$T/rts.trace"
+"$IDLESIM" import -s power9 -q --running-tick-sleep tick "$TRACES/qemu-x86-stock.txt.xz" -o "$T/rts-tick.trace"
+"$IDLESIM" import -s power9 -q --running-tick-sleep timers "$TRACES/qemu-x86-stock.txt.xz" -o "$T/rts-timers.trace"
+grep -q "^# assumed: the sleep length of a selection that kept a running tick is the next tick" "$T/rts-tick.trace" &&
+	! grep -q "kept a running tick" "$T/rts-timers.trace" && ok || bad "--running-tick-sleep's assumption is not stated"
+# kept a running tick (ts 0, no stop=1): sleep = delta_next with tick, not always without
+a=$(awk '$1 == "I" && $6 == 0 && !/ stop=1/ && $4 != $5' "$T/rts-tick.trace" | wc -l)
+b=$(awk '$1 == "I" && $6 == 0 && !/ stop=1/ && $4 != $5' "$T/rts-timers.trace" | wc -l)
+[ "$a" -eq 0 ] && [ "$b" -gt 0 ] && ok || bad "--running-tick-sleep tick: $a kept-tick records with sleep != delta_next (timers: $b)"
+cmp -s "$T/rts-timers.trace" "$T/x86.trace" && ok || bad "--running-tick-sleep timers is not the default"
+
 # no tick timer at all: HZ 100 assumed, said in the summary and the trace
 xz -dc "$TRACES/qemu-x86-stock.txt.xz" | grep -v "hrtimer" > "$T/notick.txt"
 expect 0 "HZ 100 assumed: the capture shows no tick timer (--hz sets it)" \

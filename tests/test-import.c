@@ -413,6 +413,80 @@ static void test_tick(void **state)
 }
 
 /*
+ * Tracking the hrtimers (offset 1 ms: trace clock - timer clock).
+ * CPU 0, the tick found by its grid, provisionally to the end:
+ *  - a boot-time function 0x..f10 starts its timer 8 times on the 10 ms
+ *    grid, then 9 times off it (last at 1090000123); the tick proper,
+ *    0x..f20, starts 9 times on the grid (last at 1010000000).  0x..f20
+ *    is the tick (the most on-grid starts, more on than off); fixing the
+ *    answer after 8 such starts (an expiry in between asks) took 0x..f10
+ *    for it, and gave sleep = delta_next = 10600000;
+ *  - the entry at 1.000400 (timer clock 999400000, the loop's first):
+ *    delta_next = the tick - now = 10600000; sleep = the other timer -
+ *    now = 90600123.  Ended by an irq at 1.000600: 200 us.
+ * CPU 1, the other CPU's cancel and a late interrupt:
+ *  - timers d1 (1002000000) and d2 (1004000000) are started on CPU 1;
+ *    CPU 0 cancels d1 (a timer is removed wherever it is queued);
+ *  - the entry at 1.020000 (timer clock 1019000000; CPU 1's offset is 1 ms too)
+ *    comes 15 ms after d2's expiry, with no expiry traced: d2 is still
+ *    queued (timer interrupts can be that late: the QEMU guests' kernels
+ *    read sleep lengths down to -11 ms), so sleep = delta_next =
+ *    1004000000 - 1019000000 = -15 ms.  Dropping timers a tick past
+ *    their expiry gave 1 s (est=sleep).  d2's expiry at 1.020100 ends it.
+ */
+static void test_timer_tracking(void **state)
+{
+	GString *in = g_string_new(HEAD);
+	struct is_capture_stats st;
+	GError *err = NULL;
+	g_autofree char *r = NULL;
+	char ts[32], ev[256];
+	int n = 0;
+
+	(void)state;
+#define ADD(c, w, t, e) g_string_append_printf(in, "%s-%d [00%d] d....  %s: %s\n", w ? "worker" : "<idle>", w ? 55 : 0, c, t, e)
+	ADD(0, 0, "1.000000", "hrtimer_expire_entry: hrtimer=00000000eeee0001 function=0xc000000000000001 now=999000000");
+	ADD(1, 0, "1.000050", "hrtimer_expire_entry: hrtimer=00000000eeee0002 function=0xc000000000000001 now=999050000");
+	for (int k = 1; k <= 26; k++) {
+		int64_t e = k <= 8 ? 1000000000 + k * 10000000LL :
+			    k <= 17 ? 1000000000 + (k - 8) * 10000000LL + 123 : 1010000000;
+
+		g_snprintf(ts, sizeof(ts), "1.%06d", 10 + 10 * n++);
+		g_snprintf(ev, sizeof(ev), "hrtimer_start: hrtimer=00000000%s function=0xc000000000000%s "
+			   "expires=%" PRId64 " softexpires=%" PRId64 " mode=ABS was_armed=0",
+			   k <= 17 ? "f1f10001" : "f2f20001", k <= 17 ? "f10" : "f20", e, e);
+		ADD(0, 1, ts, ev);
+		if (k == 8) /* an expiry asks which function is the tick's */
+			ADD(0, 0, "1.000085", "hrtimer_expire_entry: hrtimer=00000000eeee0001 "
+			    "function=0xc000000000000001 now=999085000");
+	}
+	ADD(1, 1, "1.000100", "hrtimer_start: hrtimer=00000000d1d10001 function=0xc000000000000f30 expires=1002000000 softexpires=1002000000 mode=ABS was_armed=0");
+	ADD(1, 1, "1.000110", "hrtimer_start: hrtimer=00000000d2d20001 function=0xc000000000000f30 expires=1004000000 softexpires=1004000000 mode=ABS was_armed=0");
+	ADD(1, 1, "1.000120", "tick_stop: success=0 dependency=SCHED");
+	ADD(1, 1, "1.000130", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120");
+	ADD(0, 1, "1.000270", "tick_stop: success=0 dependency=SCHED");
+	ADD(0, 1, "1.000280", "hrtimer_cancel: hrtimer=00000000d1d10001");
+	ADD(0, 1, "1.000300", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120");
+	ADD(0, 0, "1.000400", "cpu_idle: state=3 cpu_id=0");
+	ADD(0, 0, "1.000500", "irq_handler_entry: irq=24 name=virtio0");
+	ADD(0, 0, "1.000600", "cpu_idle: state=4294967295 cpu_id=0");
+	ADD(0, 0, "1.000700", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120");
+	ADD(1, 0, "1.020000", "cpu_idle: state=2 cpu_id=1");
+	ADD(1, 0, "1.020100", "hrtimer_expire_entry: hrtimer=00000000d2d20001 function=0xc000000000000f30 now=1019100000");
+	ADD(1, 0, "1.020200", "cpu_idle: state=4294967295 cpu_id=1");
+	ADD(1, 0, "1.020300", "sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120");
+#undef ADD
+	r = import_text(in->str, &defaults, &st, &err);
+	g_string_free(in, TRUE);
+	assert_null(err);
+	assert_string_equal(r,
+		"I 0 1000400000 90600123 10600000 0 2147483647000 200000 irq k=3\n"
+		"I 1 1020000000 -15000000 -15000000 0 2147483647000 200000 timer k=2\n");
+	assert_string_equal(st.tick_function, "0xc000000000000f20");
+	assert_int_equal(st.est_sleep, 0);
+}
+
+/*
  * With timer:tick_stop traced (tick_stop_traced), "no tick_stop seen"
  * means a running tick only once the CPU has been seen entering or
  * leaving the idle loop (sched_switch to or from pid 0): a CPU whose
@@ -767,6 +841,7 @@ int main(void)
 		cmocka_unit_test(test_tick),
 		cmocka_unit_test(test_poll_overrun),
 		cmocka_unit_test(test_tick_traced_start),
+		cmocka_unit_test(test_timer_tracking),
 		cmocka_unit_test(test_gaps),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_cut_last_line),

@@ -61,6 +61,22 @@ int is_capture_format_parse(const char *s);
 /* Whether this build reads trace.dat (meson -Dtracecmd). */
 bool is_capture_dat_supported(void);
 
+/*
+ * The sleep length of a selection made with the tick running that did not
+ * stop it (linux 6.12 tick_nohz_get_sleep_length()): the next tick,
+ * *delta_next, when tick_nohz_next_event() returned 0 (RCU callbacks
+ * queued, irq_work, a pending timer softirq, or a timer-wheel timer due
+ * within a jiffy), else the next timer-wheel or hrtimer event.  Stock
+ * tracepoints show neither RCU's state nor wheel timers.
+ */
+enum is_running_tick_sleep {
+	IS_RTS_TIMERS = 0,   /* the next hrtimer other than the tick; 1 s if none */
+	IS_RTS_TICK,         /* the next tick (or an earlier hrtimer): delta_next */
+};
+const char *is_running_tick_sleep_name(enum is_running_tick_sleep r);
+/* -1 when unknown. */
+int is_running_tick_sleep_parse(const char *s);
+
 struct is_capture_options {
 	enum is_capture_format format;
 	int hz;                      /* CONFIG_HZ of the captured kernel; 0: the
@@ -69,6 +85,7 @@ struct is_capture_options {
 	size_t reorder_window;       /* events held to sort out-of-order input; 0 = default */
 	bool tick_stop_traced;       /* timer:tick_stop was on: none seen since a
 					sched_switch to or from idle = tick running */
+	enum is_running_tick_sleep running_tick_sleep;
 };
 #define IS_CAPTURE_DEFAULT_WINDOW 65536
 

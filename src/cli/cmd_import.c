@@ -89,6 +89,8 @@ int cmd_import(int argc, char **argv)
 	gint hz = -1;
 	gint64 window = IS_CAPTURE_DEFAULT_WINDOW;
 	gboolean report = FALSE, quiet = FALSE, tick_traced = FALSE;
+	g_autofree char *rts_arg = NULL;
+	int rts = IS_RTS_TIMERS;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "native trace to write (.istb = binary)", "FILE" },
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &format,
@@ -100,6 +102,10 @@ int cmd_import(int argc, char **argv)
 		  "events held to sort out-of-order input (default 65536)", "N" },
 		{ "tick-stop-traced", 0, 0, G_OPTION_ARG_NONE, &tick_traced,
 		  "timer:tick_stop was enabled: once a CPU is seen entering or leaving the idle loop, no tick_stop event means its tick runs (exact, not est=ts)", NULL },
+		{ "running-tick-sleep", 0, 0, G_OPTION_ARG_STRING, &rts_arg,
+		  "sleep length of a selection that kept a running tick (stock events cannot tell): "
+		  "timers (the next hrtimer, default) or tick (the next tick, as when "
+		  "tick_nohz_next_event() returns 0)", "timers|tick" },
 		{ "report", 'r', 0, G_OPTION_ARG_NONE, &report,
 		  "score the kernel's decisions and replay governors on the same periods", NULL },
 		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &govs,
@@ -148,6 +154,15 @@ int cmd_import(int argc, char **argv)
 	}
 	if (hz != -1 && (hz < 1 || hz > 100000)) {
 		cli_error("--hz must be 1..100000");
+		return EXIT_USAGE;
+	}
+	if (rts_arg && (rts = is_running_tick_sleep_parse(rts_arg)) < 0) {
+		cli_error("--running-tick-sleep: '%s' is not timers or tick", rts_arg);
+		return EXIT_USAGE;
+	}
+	if (rts_arg && kevents) {
+		cli_error("--running-tick-sleep is for stock captures: the series' events carry "
+			  "the kernel's sleep lengths");
 		return EXIT_USAGE;
 	}
 	if (window < 1 || window > 100000000) {
@@ -207,7 +222,8 @@ int cmd_import(int argc, char **argv)
 	} else {
 		struct is_capture_options o = { .format = f, .hz = hz > 0 ? hz : 0,
 						.reorder_window = (size_t)window,
-						.tick_stop_traced = tick_traced };
+						.tick_stop_traced = tick_traced,
+						.running_tick_sleep = rts };
 		struct is_capture_stats st;
 
 		g_snprintf(h.source, sizeof(h.source), "idlesim import of a stock capture");

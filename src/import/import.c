@@ -27,6 +27,19 @@ int is_capture_format_parse(const char *s)
 	return -1;
 }
 
+const char *is_running_tick_sleep_name(enum is_running_tick_sleep r)
+{
+	return r == IS_RTS_TICK ? "tick" : "timers";
+}
+
+int is_running_tick_sleep_parse(const char *s)
+{
+	for (int r = IS_RTS_TIMERS; r <= IS_RTS_TICK; r++)
+		if (strcmp(s, is_running_tick_sleep_name(r)) == 0)
+			return r;
+	return -1;
+}
+
 static const unsigned char dat_magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 
 bool is_import_capture(const char *in, const char *out, enum is_trace_format fmt,
