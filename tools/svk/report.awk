@@ -103,6 +103,58 @@ function separated(a, w, rank,   n, i, p, lo1, hi1) {
 	return n > 1
 }
 
+# the mean erate of g predicted by kind (counterfactual: over every other
+# source; closed: the rt-app run) -> P; 0 when none
+function predicted(kind, a, w, g,   j, src, k) {
+	P = 0; k = 0
+	if (kind == "closed") { if (stat(kind, a, w, "rt-app", g, "erate")) { P = M; return 1 } return 0 }
+	for (j = 1; j <= ngov; j++) {
+		src = order["gov", j]
+		if (src != g && stat(kind, a, w, src, g, "erate")) { P += M; k++ }
+	}
+	if (k) P /= k
+	return k > 0
+}
+# variant x against teo on (a, w): a table cell; counts the verdicts
+function wcell(a, w, x,   te, tlo, thi, tn, xe, xlo, xhi, xn, d, apart, tp, xp, sg, c, bp, cp, pb, pc) {
+	if (!stat("guest", a, w, "teo", "teo", "erate")) return "| - | - | - |"
+	te = M; tlo = LO; thi = HI; tn = N
+	if (!stat("guest", a, w, x, x, "erate")) return "| - | - | - |"
+	xe = M; xlo = LO; xhi = HI; xn = N
+	d = te ? 100 * (xe - te) / te : 0
+	apart = tn > 1 && xn > 1 && (xhi < tlo || xlo > thi)
+	stat("guest", a, w, "teo", "teo", "wu_lat_p99_us"); tp = M
+	stat("guest", a, w, x, x, "wu_lat_p99_us"); xp = M
+	sg = xe < te ? -1 : 1
+	wq_n[x]++
+	if (apart && sg < 0) wq_less[x]++
+	if (apart && sg > 0) wq_more[x]++
+	c = ""
+	if (predicted("counterfactual", a, w, x)) { bp = P; if (predicted("counterfactual", a, w, "teo")) { pb = (bp < P ? -1 : 1) == sg; wq_b[x] += pb; wq_bn[x]++; c = c (pb ? "yes" : "no") } }
+	c = c " / "
+	if (predicted("closed", a, w, x)) { cp = P; if (predicted("closed", a, w, "teo")) { pc = (cp < P ? -1 : 1) == sg; wq_c[x] += pc; wq_cn[x]++; c = c (pc ? "yes" : "no") } }
+	if (apart) { wq_an[x]++; wq_ab[x] += pb; wq_ac[x] += pc }
+	return sprintf("| %s%s | %s | %s |", (d >= 0 ? "+" : "") f1(d), apart ? " (apart)" : (tn > 1 && xn > 1 ? " (within ranges)" : " (one run)"),
+		xp || tp ? sprintf("%d / %d", xp, tp) : "-", c)
+}
+function weighted(   i, j, a, w, x) {
+	print "## The weighted TEO on a kernel"
+	print ""
+	print "Each weighted variant against teo in the guest: its idle energy per ms of the workload's window (the kernel's own states and residencies under idlesim's power model, as in the tables below; % of teo's; *apart*: the two governors' ranges over the repetitions do not overlap), rt-app's p99 wakeup latency (us, variant / teo; - where the file's tasks do not sleep), and whether idlesim predicted the sign of the energy difference by (b) counterfactual replay (the mean over the other governors' captures) / (c) the closed loop. wteo: the series' weighted TEO with its defaults; wteo-chosen: with `range=chosen,poll=avoid`."
+	print ""
+	print "| arch | workload | wteo: energy vs teo % | p99 us | predicted (b) / (c) | wteo-chosen: energy vs teo % | p99 us | predicted (b) / (c) |"
+	print "|---|---|---|---|---|---|---|---|"
+	for (i = 1; i <= narch; i++) for (j = 1; j <= nwl; j++) {
+		a = order["arch", i]; w = order["wl", j]
+		if (!stat("guest", a, w, "teo", "teo", "erate")) continue
+		printf "| %s | %s %s %s\n", a, w, wcell(a, w, "wteo"), substr(wcell(a, w, "wteo-chosen"), 3)
+	}
+	print ""
+	for (x in wq_n)
+		printf "- %s: less energy than teo beyond the ranges in %d of %d cells, more in %d; the sign predicted by (b) in %d of %d, by (c) in %d of %d; where apart (%d cells): (b) %d, (c) %d.\n", x, wq_less[x], wq_n[x], wq_more[x], wq_b[x], wq_bn[x], wq_c[x], wq_cn[x], wq_an[x], wq_ab[x], wq_ac[x]
+	print ""
+}
+
 NR == 1 { next }
 {
 	a = $1; w = $2; kind = $3; src = $4; g = $5; r = $6; m = $7
@@ -134,6 +186,7 @@ END {
 	print ""
 	include(summary)
 	print ""
+	weighted()
 	print "## How this was measured"
 	print ""
 	printf "`%s`, from the runs in `.cache/sim-vs-kernel` (collect: %d guest runs in %.0f minutes of this machine; ", cmd, guest_runs, collect / 60
