@@ -34,6 +34,8 @@ csv_metrics() {
 		printf "%sbelow_per_sel,%.6f\n", pre, sel ? $col["below"] / sel : 0
 		printf "%senergy,%.1f\n", pre, $col["energy_active_ns"]
 		printf "%stick_off_pct,%.4f\n", pre, $col["tick_stopped_pct"]
+		printf "%slat_p50_us,%.3f\n", pre, $col["lat_p50_ns"] / 1000
+		printf "%slat_p99_us,%.3f\n", pre, $col["lat_p99_ns"] / 1000
 		printf "%sidle_ms,%.3f\n", pre, tt / 1e6 }' "$1"
 }
 
