@@ -181,6 +181,22 @@ awk '/^hz /{ print; print "poll_overrun_ns 20000"; next } { print }' "$TRACES/qe
 awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "selections") c = i } NR == 2 { print $c }' "$T/po-sweep.csv" > "$T/po-sw"
 cmp -s "$T/po-run" "$T/po-opt" && cmp -s "$T/po-run" "$T/po-sw" && ok ||
 	bad "the trace's poll_overrun_ns: run, run --poll-overrun-ns and sweep differ"
+# --tick-late-ns likewise: the trace's lateness by default, run and sweep
+# alike; a retained tick arriving late changes a model run
+expect 2 "--tick-late-ns must be" -- "$IDLESIM" run -t "$S" -g ladder --tick-late-ns 1000000001
+"$IDLESIM" run -t "$S" -g teo-6.12 -f csv --tick-late-ns 0 > "$T/tl0.csv"
+"$IDLESIM" run -t "$S" -g teo-6.12 -f csv --tick-late-ns 300000 > "$T/tl1.csv"
+"$IDLESIM" run -t "$S" -g teo-6.12 -f csv > "$T/tl2.csv"
+cmp -s "$T/tl0.csv" "$T/tl2.csv" && ! cmp -s "$T/tl0.csv" "$T/tl1.csv" && ok ||
+	bad "--tick-late-ns: 0 is not the default, or 300 us changed nothing"
+awk '/^hz /{ print; print "tick_late_ns 300000"; next } { print }' "$TRACES/qemu-x86-menu.trace" > "$T/tl.trace"
+"$IDLESIM" run -t "$T/tl.trace" -g menu-6.12 -f csv | awk -F, 'NR == 2 { print $4 }' > "$T/tl-run"
+"$IDLESIM" run -t "$T/tl.trace" -g menu-6.12 -f csv --tick-late-ns 300000 | awk -F, 'NR == 2 { print $4 }' > "$T/tl-opt"
+"$IDLESIM" run -t "$TRACES/qemu-x86-menu.trace" -g menu-6.12 -f csv | awk -F, 'NR == 2 { print $4 }' > "$T/tl-none"
+"$IDLESIM" sweep -q -t "$T/tl.trace" -g menu-6.12 --grid residency_threshold_ns=15000 -o "$T/tl-sweep.csv"
+awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "selections") c = i } NR == 2 { print $c }' "$T/tl-sweep.csv" > "$T/tl-sw"
+cmp -s "$T/tl-run" "$T/tl-opt" && cmp -s "$T/tl-run" "$T/tl-sw" && ! cmp -s "$T/tl-run" "$T/tl-none" && ok ||
+	bad "the trace's tick_late_ns: run, run --tick-late-ns and sweep differ, or it changed nothing"
 "$IDLESIM" run -t "$S" -g teo-6.12 -f csv > "$T/w0.csv"
 "$IDLESIM" run -t "$S" -g teo-6.12 -f csv --window 0,9223372036854775807 > "$T/w1.csv"
 cmp -s "$T/w0.csv" "$T/w1.csv" && ok || bad "--window over the whole trace changed the metrics"

@@ -487,6 +487,46 @@ static void test_timer_tracking(void **state)
 }
 
 /*
+ * The machine's tick lateness: 21 expiries of the tick's timer, each
+ * traced with now = its expiry + 150 us (one with an unknown expiry, the
+ * first, before any start, does not count), give the header's
+ * tick_late_ns: their median, 150 us.  With 19 of them: none (0).
+ */
+static void test_tick_late(void **state)
+{
+	(void)state;
+	for (int n = 19; n <= 21; n += 2) {
+		GString *in = g_string_new(HEAD);
+		struct is_capture_stats st;
+		GError *err = NULL;
+		g_autofree char *r = NULL;
+
+		g_string_append(in, L(0, "0.990000", "hrtimer_expire_entry: hrtimer=00000000aaaa0001 function=tick_nohz_handler now=989000000"));
+		for (int k = 1; k <= n; k++) {
+			int64_t ex = 1000000000 + k * 10000000LL;
+
+			g_string_append_printf(in, "          <idle>-0       [000] d....  %d.%06d: hrtimer_start: "
+					       "hrtimer=00000000aaaa0001 function=tick_nohz_handler expires=%" PRId64
+					       " softexpires=%" PRId64 " mode=ABS|PINNED|HARD was_armed=0\n",
+					       (int)((ex - 8000000) / 1000000000), (int)((ex - 8000000) / 1000 % 1000000), ex, ex);
+			g_string_append_printf(in, "          <idle>-0       [000] d.h..  %d.%06d: hrtimer_expire_entry: "
+					       "hrtimer=00000000aaaa0001 function=tick_nohz_handler now=%" PRId64 "\n",
+					       (int)((ex + 1150000) / 1000000000), (int)((ex + 1150000) / 1000 % 1000000), ex + 150000);
+		}
+		g_string_append(in, T(0, "1.300000", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120")
+				    L(0, "1.300100", "cpu_idle: state=2 cpu_id=0")
+				    L(0, "1.300200", "cpu_idle: state=4294967295 cpu_id=0")
+				    L(0, "1.300300", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120"));
+		r = import_text(in->str, &defaults, &st, &err);
+		g_string_free(in, TRUE);
+		assert_null(err);
+		assert_non_null(r);
+		assert_int_equal(st.tick_expiries, n);
+		assert_int_equal(st.tick_late_median_ns, n >= 20 ? 150000 : 0);
+	}
+}
+
+/*
  * With timer:tick_stop traced (tick_stop_traced), "no tick_stop seen"
  * means a running tick only once the CPU has been seen entering or
  * leaving the idle loop (sched_switch to or from pid 0): a CPU whose
@@ -842,6 +882,7 @@ int main(void)
 		cmocka_unit_test(test_poll_overrun),
 		cmocka_unit_test(test_tick_traced_start),
 		cmocka_unit_test(test_timer_tracking),
+		cmocka_unit_test(test_tick_late),
 		cmocka_unit_test(test_gaps),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_cut_last_line),

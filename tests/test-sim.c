@@ -142,6 +142,49 @@ static void test_tick_retained(void **state)
 }
 
 /*
+ * The same with the machine's tick lateness at 300 us: each tick's
+ * interrupt arrives 300 us after its expiry.  The governor still sees the
+ * kernel's delta_next (4 ms at first); the CPU resumes after stop1's 5 us:
+ *  1: woken by the tick at 4.3 ms; lres 4.305 ms; resumes at 4.305 ms;
+ *     idle_entrytime there, next tick 14 ms: delta_next 9.695 ms;
+ *  2: the tick at 14.3 ms; lres 10 ms; resumes at 14.305 ms;
+ *  3: the same; resumes at 24.305 ms, 0.695 ms left;
+ *  4: the tick would come at 34.3 ms: ends by the timer, lres 0.7 ms.
+ */
+static void test_tick_late(void **state)
+{
+	struct is_sim_config cfg = {
+		.states = is_states_builtin("power9"), .gov = &scripted, .cpus = 1,
+		.hz = 100, .mode = IS_SIM_MODEL, .seed = 1, .tick_late_ns = 300000,
+	};
+	struct is_sim *s = is_sim_new(&cfg, NULL);
+	struct is_record r = idle(0, 0, 25000000, 4000000, 25000000, IS_CAUSE_TIMER);
+	static const int64_t now[] = { 0, 4305000, 14305000, 24305000 };
+	static const int64_t delta[] = { 4000000, 9695000, 9695000, 9695000 };
+	static const int64_t lres[] = { 4305000, 10000000, 10000000, 700000 };
+
+	(void)state;
+	assert_non_null(s);
+	memset(&script, 0, sizeof(script));
+	script.read_sleep = true;
+	script.state = 3;
+	script.stop = false;
+	assert_true(is_sim_feed(s, &r, NULL));
+	assert_int_equal(script.n, 4);
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(script.s[i].now, now[i]);
+		assert_int_equal(script.s[i].delta, delta[i]);
+		assert_int_equal(script.s[i].sleep, 25000000 - now[i]);
+		assert_int_equal(script.s[i].w_lres, lres[i]);
+		assert_int_equal(script.s[i].w_gt, i < 3);
+	}
+	is_sim_free(s);
+	/* out of range: refused */
+	cfg.tick_late_ns = 1000000001;
+	assert_null(is_sim_new(&cfg, NULL));
+}
+
+/*
  * Snooze for 50 us with the tick stopped: cpuidle_poll_time() is stop0_lite's
  * 10 us, so four poll-limit wakeups (pl set) and a final 10 us period that
  * ends by the irq (10 us is not > the limit).  The tick stays stopped.  No
@@ -565,6 +608,7 @@ int main(void)
 		cmocka_unit_test(test_tick_retained),
 		cmocka_unit_test(test_poll_limit),
 		cmocka_unit_test(test_poll_overrun),
+		cmocka_unit_test(test_tick_late),
 		cmocka_unit_test(test_poll_limit_recorded),
 		cmocka_unit_test(test_sleep_floor),
 		cmocka_unit_test(test_poll_then_tick),

@@ -44,6 +44,7 @@ static void header(struct is_trace_header *h)
 	h->seed = 18446744073709551615ull;
 	strcpy(h->source, "unit test");
 	h->poll_overrun_ns = 18000;
+	h->tick_late_ns = 213000;
 	is_trace_header_add_comment(h, "# a comment");
 }
 
@@ -96,6 +97,7 @@ static void read_all(const char *path, enum is_trace_format fmt)
 	assert_true(h->seed == 18446744073709551615ull);
 	assert_string_equal(h->source, "unit test");
 	assert_int_equal(h->poll_overrun_ns, 18000);
+	assert_int_equal(h->tick_late_ns, 213000);
 	assert_int_equal(h->ncomments, 1);
 	for (size_t i = 0; i < G_N_ELEMENTS(recs); i++) {
 		assert_int_equal(is_trace_next(r, &rec, &err), 1);
@@ -233,6 +235,10 @@ static const struct {
 	  "poll_overrun_ns -1\ndata\n", { ":5:", "'poll_overrun_ns'", "0..1000000000" } },
 	{ "poll overrun twice", "idlesim-trace 2\nstates power9 7\nhz 100\ncpus 1\n"
 	  "poll_overrun_ns 1\npoll_overrun_ns 2\ndata\n", { ":6:", "'poll_overrun_ns'", "given twice" } },
+	{ "tick lateness too large", "idlesim-trace 2\nstates power9 7\nhz 100\ncpus 1\n"
+	  "tick_late_ns 1000000001\ndata\n", { ":5:", "'tick_late_ns'", "0..1000000000" } },
+	{ "tick lateness twice", "idlesim-trace 2\nstates power9 7\nhz 100\ncpus 1\n"
+	  "tick_late_ns 1\ntick_late_ns 2\ndata\n", { ":6:", "'tick_late_ns'", "given twice" } },
 	{ "missing field", HDR "I 0 100 5000 3000 0 1000000\n", { ":6:", "'idle_ns'", "missing" } },
 	{ "non-numeric", HDR "I 0 100 5000 3000 0 1000000 4k timer\n",
 	  { ":6:", "'idle_ns'", "not an integer" } },

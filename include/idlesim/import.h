@@ -127,6 +127,10 @@ struct is_capture_stats {
 	 * poll_overrun_ns is the difference (with 20 polls or more) */
 	uint64_t poll_limit_periods;
 	int64_t poll_median_ns, poll_limit_ns;
+	/* the tick timer's expiries seen with their expiry time, and the
+	 * median of "now" less it: the header's tick_late_ns (with 20 or more) */
+	uint64_t tick_expiries;
+	int64_t tick_late_median_ns;
 };
 
 /*

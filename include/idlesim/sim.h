@@ -51,6 +51,12 @@ struct is_sim_config {
 	 * on hardware, which checks every few hundred ns.
 	 */
 	int64_t poll_overrun_ns;
+	/*
+	 * Model: a retained tick's interrupt arrives this long after its
+	 * expiry (the machine's, is_trace_header's tick_late_ns): 0 as on
+	 * hardware, microseconds; hundreds of them under QEMU TCG.
+	 */
+	int64_t tick_late_ns;
 };
 
 /* One selection as the event loop saw it; passed to the observer. */

@@ -122,6 +122,13 @@ struct is_trace_header {
 	 * used by the model.  0: none ("poll_overrun_ns", optional).
 	 */
 	int64_t poll_overrun_ns;
+	/*
+	 * How late the machine's tick interrupt runs after its expiry (the
+	 * median of the tick hrtimer's "now" less its expiry at
+	 * hrtimer_expire_entry); measured by the import, used by the model
+	 * for the retained tick.  0: none ("tick_late_ns", optional).
+	 */
+	int64_t tick_late_ns;
 	/* the table itself ("state" lines, version 2); a writer embeds it when set */
 	bool has_table;
 	struct is_state_table table;

@@ -49,6 +49,13 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 		fprintf(f, "  HZ %d (the tick timer %s's grid)\n", s->hz_seen, s->hz_function);
 	else
 		fprintf(f, "  HZ 100 assumed: the capture shows no tick timer (--hz sets it)\n");
+	if (s->tick_expiries >= 20)
+		fprintf(f, "  tick lateness %.1f us: the median of %" G_GUINT64_FORMAT " tick expiries "
+			"after their time (the model's retained tick arrives as late: header "
+			"tick_late_ns)\n", (double)s->tick_late_median_ns / 1e3, s->tick_expiries);
+	else
+		fprintf(f, "  tick lateness 0: %" G_GUINT64_FORMAT " tick expiries seen, fewer than 20\n",
+			s->tick_expiries);
 	if (s->poll_limit_periods >= 20)
 		fprintf(f, "  poll overrun %.1f us: %" G_GUINT64_FORMAT " polls ended at their time "
 			"limit (%.1f us), median %.1f us (the model's poll lasts as long: "
@@ -245,7 +252,8 @@ int cmd_import(int argc, char **argv)
 						    NULL);
 		struct cli_run_opts ro = { .trace = out, .states = states, .govs = list,
 					   .baseline = "recorded", .mode = IS_SIM_MODEL,
-					   .seed = -1, .poll_overrun_ns = -1 };
+					   .seed = -1, .poll_overrun_ns = -1,
+					   .tick_late_ns = -1 };
 
 		fflush(stdout);
 		printf("\nThe capture's own decisions (\"recorded\") and each governor replayed on "

@@ -33,6 +33,7 @@ struct is_run_input *is_run_open_trace(const char *path, const char *states, GEr
 		goto fail;
 	is_trace_header_copy(&in->hdr, is_trace_reader_header(in->reader));
 	in->poll_overrun_ns = in->hdr.poll_overrun_ns;
+	in->tick_late_ns = in->hdr.tick_late_ns;
 	in->table = is_trace_states_open(path, &in->hdr, states, &in->disabled, error);
 	if (!in->table)
 		goto fail;
@@ -80,6 +81,7 @@ struct is_run_input *is_run_open_source(const struct is_source *src,
 	is_trace_header_init(&in->hdr);
 	is_trace_header_copy(&in->hdr, h);
 	in->poll_overrun_ns = in->hdr.poll_overrun_ns;
+	in->tick_late_ns = in->hdr.tick_late_ns;
 	in->table = is_trace_states_open(h->source, &in->hdr, states, &in->disabled, error);
 	if (!in->table) {
 		is_run_input_free(in);
@@ -124,6 +126,7 @@ bool is_run_build(const struct is_run_input *in, enum is_sim_mode mode, struct i
 			.measure_from_ns = in->measure_from_ns,
 			.measure_to_ns = in->measure_to_ns,
 			.poll_overrun_ns = in->poll_overrun_ns,
+			.tick_late_ns = in->tick_late_ns,
 		};
 
 		g[i].sim = is_sim_new(&cfg, error);

@@ -12,8 +12,12 @@
  *  - The record's idle_ns is the true time from select till the wakeup
  *    event named by its cause; it does not depend on the governor.
  *  - A retained tick fires at the record's tick boundary (t + tick_ns) and
- *    every TICK_NSEC after it; if it comes first it ends the period
- *    (got_tick), and the CPU, having nothing to run, selects again.  The
+ *    every TICK_NSEC after it, its interrupt arriving the machine's tick
+ *    lateness later (is_sim_config.tick_late_ns, measured by the import
+ *    from the tick timer's expiries, 0 by default; a tick still to arrive
+ *    stays the next one, as the kernel's overdue delta_next shows); if it
+ *    comes first it ends the period (got_tick), and the CPU, having
+ *    nothing to run, selects again.  The
  *    polling state is the exception: poll_idle() (poll_state.c) is left
  *    only by need_resched() or its time limit, so a tick inside it only
  *    sets got_tick and moves idle_entrytime (below).
@@ -180,10 +184,11 @@ struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 
 	if (!cfg->states || !cfg->gov || cfg->cpus < 1 || cfg->cpus > IS_TRACE_MAX_CPUS ||
 	    cfg->poll_overrun_ns < 0 || cfg->poll_overrun_ns > 1000000000 ||
+	    cfg->tick_late_ns < 0 || cfg->tick_late_ns > 1000000000 ||
 	    cfg->hz < 1) {
 		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
 			    "simulation needs a state table, a governor, 1..4096 CPUs, HZ >= 1 "
-			    "and a poll overrun of 0..1 s");
+			    "and a poll overrun and tick lateness of 0..1 s each");
 		return NULL;
 	}
 	/* Governors and metrics rely on a table ordered shallow to deep. */
@@ -390,9 +395,11 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		enum is_cause cause = rec->cause;
 		int idx, ideal;
 
-		if (cont && next_tick <= t)
+		/* a tick whose interrupt is still to come is still the next one */
+		if (cont && sat_add(next_tick, s->cfg.tick_late_ns) <= t)
 			next_tick += ((t - next_tick) / tick_nsec + 1) * tick_nsec;
-		delta_tick = next_tick - t;
+		/* its interrupt: the machine's lateness after the expiry */
+		delta_tick = sat_add(next_tick, s->cfg.tick_late_ns) - t;
 		ideal = is_scorer_ideal(score, left);
 		call.now_ns = t;
 		call.tick_stopped = ts;
@@ -473,7 +480,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 				 * The tick's irq exit set idle_entrytime: when
 				 * the CPU resumed, or inside a poll at the tick.
 				 */
-				int64_t at = !tick_in ? t : delta_tick > 0 ? next_tick : t - lres;
+				int64_t at = !tick_in ? t : delta_tick > 0 ? t - lres + delta_tick : t - lres;
 
 				sleep = sat_add(sleep, -(at - entry));
 				entry = at;

@@ -170,6 +170,7 @@ static bool run_group(const struct is_sweep_trace *t, const struct is_governor *
 			.seed = seed[k],
 			.disabled = t->disabled,
 			.poll_overrun_ns = t->hdr.poll_overrun_ns,
+			.tick_late_ns = t->hdr.tick_late_ns,
 		};
 
 		s[k] = is_sim_new(&cfg, error);
@@ -209,6 +210,7 @@ bool is_sweep_run_one(const struct is_sweep_trace *t, const struct is_governor *
 			.seed = seed,
 			.disabled = t->disabled,
 			.poll_overrun_ns = t->hdr.poll_overrun_ns,
+			.tick_late_ns = t->hdr.tick_late_ns,
 		};
 		struct is_sim *s = is_sim_new(&cfg, error);
 		/* Closed loop: the job's own copy of the scenario, from its seed. */

@@ -94,7 +94,8 @@ bool is_trace_header_add_comment(struct is_trace_header *h, const char *text)
 	return true;
 }
 
-enum { SEEN_STATES = 1, SEEN_HZ = 2, SEEN_CPUS = 4, SEEN_SEED = 8, SEEN_SOURCE = 16, SEEN_POLL = 32 };
+enum { SEEN_STATES = 1, SEEN_HZ = 2, SEEN_CPUS = 4, SEEN_SEED = 8, SEEN_SOURCE = 16, SEEN_POLL = 32,
+       SEEN_TLATE = 64 };
 
 static bool hdr_err(GError **error, const char *path, uint64_t line,
 		    const char *field, const char *msg, const char *v, size_t vlen)
@@ -268,6 +269,12 @@ bool is_trace_parse_header_line(struct is_trace_header *h, const char *line,
 			return hdr_err(error, path, lineno, "poll_overrun_ns", "must be 0..1000000000",
 				       v, vlen);
 		h->poll_overrun_ns = n;
+	} else if (KEY("tick_late_ns")) {
+		ONCE(SEEN_TLATE, "tick_late_ns");
+		if (!is_parse_i64(v, vlen, &n) || n < 0 || n > 1000000000)
+			return hdr_err(error, path, lineno, "tick_late_ns", "must be 0..1000000000",
+				       v, vlen);
+		h->tick_late_ns = n;
 	} else if (KEY("state") && h->version >= 2) {
 		if (!parse_state_line(h, v, vlen, path, lineno, error))
 			return false;
@@ -358,6 +365,8 @@ char *is_trace_header_body(const struct is_trace_header *h)
 		g_string_append_printf(s, "seed %" G_GUINT64_FORMAT "\n", h->seed);
 	if (h->poll_overrun_ns)
 		g_string_append_printf(s, "poll_overrun_ns %" G_GINT64_FORMAT "\n", h->poll_overrun_ns);
+	if (h->tick_late_ns)
+		g_string_append_printf(s, "tick_late_ns %" G_GINT64_FORMAT "\n", h->tick_late_ns);
 	if (h->source[0])
 		g_string_append_printf(s, "source %s\n", h->source);
 	for (int i = 0; i < h->ncomments; i++)
