@@ -1130,6 +1130,33 @@ static int cmp_i64(gconstpointer a, gconstpointer b)
 	return (x > y) - (x < y);
 }
 
+/* The (lower) median of @a's non-negative values, sorting it; -1 with fewer than 20. */
+static int64_t median20(GArray *a)
+{
+	if (a->len < 20)
+		return -1;
+	g_array_sort(a, cmp_i64);
+	return g_array_index(a, int64_t, (a->len - 1) / 2);
+}
+
+/*
+ * The machine's tick lateness (is_trace_header.tick_late_ns): the median,
+ * over the tick timer's expiries whose expiry time is known, of the
+ * expiry event's "now" (the hrtimer base's clock when the interrupt ran)
+ * less that time.  Microseconds on hardware; in the QEMU TCG guests a
+ * median of 100-500 us, with a tail of milliseconds.  Needs 20 expiries.
+ */
+static void tick_late(struct cap_ctx *c, struct is_trace_header *h)
+{
+	int64_t med = median20(c->tick_lates);
+
+	c->st.tick_expiries = c->tick_lates->len;
+	if (med < 0)
+		return;
+	c->st.tick_late_median_ns = med;
+	h->tick_late_ns = MIN(med, 1000000000);
+}
+
 /*
  * The machine's poll overrun (is_trace_header.poll_overrun_ns): the median
  * duration of the polls that ended at their time limit (cause poll: left
@@ -1140,37 +1167,15 @@ static int cmp_i64(gconstpointer a, gconstpointer b)
  * fraction of a microsecond, in a TCG guest by tens.  The median: a poll
  * that took an interrupt ran longer.  Needs 20 such polls.
  */
-/*
- * The machine's tick lateness (is_trace_header.tick_late_ns): the median,
- * over the tick timer's expiries whose expiry time is known, of the
- * expiry event's "now" (the hrtimer base's clock when the interrupt ran)
- * less that time.  Microseconds on hardware; in the QEMU TCG guests a
- * median of 100-500 us, with a tail of milliseconds.  Needs 20 expiries.
- */
-static void tick_late(struct cap_ctx *c, struct is_trace_header *h)
-{
-	int64_t med;
-
-	c->st.tick_expiries = c->tick_lates->len;
-	if (c->tick_lates->len < 20)
-		return;
-	g_array_sort(c->tick_lates, cmp_i64);
-	med = g_array_index(c->tick_lates, int64_t, (c->tick_lates->len - 1) / 2);
-	c->st.tick_late_median_ns = med;
-	h->tick_late_ns = MIN(med, 1000000000);
-}
-
 static void poll_overrun(struct cap_ctx *c, struct is_trace_header *h)
 {
 	const int64_t limit = is_poll_time_limit(c->t, c->disabled, c->tick_nsec);
-	int64_t med;
+	int64_t med = median20(c->polls);
 
 	c->st.poll_limit_ns = limit;
 	c->st.poll_limit_periods = c->polls->len;
-	if (c->polls->len < 20)
+	if (med < 0)
 		return;
-	g_array_sort(c->polls, cmp_i64);
-	med = g_array_index(c->polls, int64_t, (c->polls->len - 1) / 2);
 	c->st.poll_median_ns = med;
 	h->poll_overrun_ns = med > limit ? med - limit : 0;
 }
