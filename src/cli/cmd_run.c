@@ -134,7 +134,7 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	if (late < -1 || late > 1000000000) {
 		cli_error("--tick-late-ns must be 0..1000000000");
-		return EXIT_USAGE;
+		goto out;
 	}
 	if (overrun < -1 || overrun > 1000000000) {
 		cli_error("--poll-overrun-ns must be 0..1000000000");

@@ -446,21 +446,16 @@ static int timer_find(struct ccpu *p, uint64_t id)
  * An hrtimer is queued on one CPU's base at a time, and every removal is
  * traced with its identity (hrtimer_cancel from __remove_hrtimer(), also
  * before an expiry or a restart), possibly by another CPU: forget it on
- * every CPU.  Returns whether it was pending anywhere.
+ * every CPU.
  */
-static bool timer_forget(struct cap_ctx *c, uint64_t id)
+static void timer_forget(struct cap_ctx *c, uint64_t id)
 {
-	bool found = false;
-
 	for (int k = 0; k <= c->maxcpu; k++) {
 		int j = timer_find(&c->cpu[k], id);
 
-		if (j >= 0) {
+		if (j >= 0)
 			timer_remove(&c->cpu[k], j);
-			found = true;
-		}
 	}
-	return found;
 }
 
 static void compute_inputs(struct cap_ctx *c, struct ccpu *p, int64_t ts)

@@ -364,7 +364,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 {
 	const struct is_governor *g = s->cfg.gov;
 	const struct is_state_table *drv = s->cfg.states;
-	const int64_t tick_nsec = s->tick_nsec;
+	const int64_t tick_nsec = s->tick_nsec, tick_late = s->cfg.tick_late_ns;
 	int64_t t = rec->t_ns, left = rec->idle_ns, sleep = rec->sleep_ns;
 	int64_t next_tick = sat_add(rec->t_ns, rec->tick_ns);
 	int64_t entry = t;        /* ts->idle_entrytime */
@@ -395,11 +395,16 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		enum is_cause cause = rec->cause;
 		int idx, ideal;
 
-		/* a tick whose interrupt is still to come is still the next one */
-		if (cont && sat_add(next_tick, s->cfg.tick_late_ns) <= t)
+		/*
+		 * The tick's interrupt comes the machine's lateness after its
+		 * expiry; a tick whose interrupt is still to come is still the
+		 * next one.
+		 */
+		delta_tick = sat_add(next_tick, tick_late) - t;
+		if (cont && delta_tick <= 0) {
 			next_tick += ((t - next_tick) / tick_nsec + 1) * tick_nsec;
-		/* its interrupt: the machine's lateness after the expiry */
-		delta_tick = sat_add(next_tick, s->cfg.tick_late_ns) - t;
+			delta_tick = sat_add(next_tick, tick_late) - t;
+		}
 		ideal = is_scorer_ideal(score, left);
 		call.now_ns = t;
 		call.tick_stopped = ts;
