@@ -3,8 +3,10 @@
  * The library's teo-6.12, menu-6.12, ladder and wteo against the kernel's
  * own files: Debian linux-source-6.12's drivers/cpuidle/governors/{teo,
  * menu,ladder}.c, and teo.c with the series of tools/kernel/patches
- * applied for wteo, extracted at build time and compiled unchanged in user
- * space (tests/kernel-c).  Both run on the random streams of
+ * applied for wteo, extracted at build time and built unchanged into
+ * plugins by `idlesim kgov build` (tests/kernel-c), run as users run them,
+ * -g plugin:FILE; likewise teo-6.1 and menu-6.1 against Debian
+ * linux-source-6.1's teo.c and menu.c.  Both run on the random streams of
  * ref/compare.h, with the governors' default tunables (the kernel files
  * have them as constants) except wteo's two module parameters; every
  * decision (with wteo's random draws), the final metrics and wteo's
@@ -22,14 +24,51 @@
 #include "ref/compare.h"
 #include "idlesim/import.h"
 #include "idlesim/synth.h"
-#include "kernel-c/kc.h"
 
-static const struct pair pairs[] = {
-	{ "teo-6.12", &kc_teo },
-	{ "menu-6.12", &kc_menu },
-	{ "ladder", &kc_ladder },
-	{ "wteo", &kc_wteo },
+/*
+ * The series' module parameters for the library wteo's params (wteo.c):
+ * learning_rate=N is wteo_learning_rate=N, range=chosen wteo_range=1, ...
+ */
+static char *wteo_ref_param(const char *param)
+{
+	static const char *const map[][2] = {
+		{ "learning_rate=", "wteo_learning_rate=" },
+		{ "init_self_weight=", "wteo_init_self_weight=" },
+		{ "range=reference", "wteo_range=0" }, { "range=chosen", "wteo_range=1" },
+		{ "trigger=deepest", "wteo_trigger=0" }, { "trigger=timer", "wteo_trigger=1" },
+		{ "poll=allow", "wteo_avoid_poll=0" }, { "poll=avoid", "wteo_avoid_poll=1" },
+	};
+	g_auto(GStrv) kv = g_strsplit(param, " ", -1);
+	GString *out = g_string_new(NULL);
+
+	for (int i = 0; kv[i]; i++) {
+		const char *v = kv[i];
+		size_t k;
+
+		for (k = 0; k < G_N_ELEMENTS(map); k++)
+			if (g_str_has_prefix(v, map[k][0]))
+				break;
+		g_assert(k < G_N_ELEMENTS(map));
+		g_string_append_printf(out, "%s%s%s", i ? " " : "", map[k][1],
+				       v + strlen(map[k][0]));
+	}
+	return g_string_free(out, false);
+}
+
+/* The plugins of tests/kernel-c, looked up in main() */
+static struct pair pairs[] = {
+	{ "teo-6.12", NULL, NULL },
+	{ "menu-6.12", NULL, NULL },
+	{ "ladder", NULL, NULL },
+	{ "wteo", NULL, wteo_ref_param },
 };
+static const char *const plugin_specs[] = {
+	"plugin:" KC_PLUGIN_DIR "/kernel-teo-6.12.so",
+	"plugin:" KC_PLUGIN_DIR "/kernel-menu-6.12.so",
+	"plugin:" KC_PLUGIN_DIR "/kernel-ladder-6.12.so",
+	"plugin:" KC_PLUGIN_DIR "/kernel-wteo-6.12.so:wteo",
+};
+#define kc_teo (*pairs[0].ref)
 
 static const char *const defaults[] = { NULL };
 
@@ -164,8 +203,10 @@ static void test_closed_loop(void **state)
 			GArray *a = run_synth(is_governor_find(p->lib), gparam, cases[c].workload,
 					      cases[c].wparams, cases[c].latency_req_ns, 7, 150000,
 					      &ma, da);
-			GArray *b = run_synth(p->ref, gparam, cases[c].workload, cases[c].wparams,
-					      cases[c].latency_req_ns, 7, 150000, &mb, db);
+			g_autofree char *rp = p->ref_param && gparam ? p->ref_param(gparam) : NULL;
+			GArray *b = run_synth(p->ref, rp ? rp : gparam, cases[c].workload,
+					      cases[c].wparams, cases[c].latency_req_ns, 7, 150000,
+					      &mb, db);
 			char *what = g_strdup_printf("%s%s%s on %s %s", p->lib, gparam ? " " : "",
 						     gparam ? gparam : "", cases[c].workload,
 						     cases[c].wparams ? cases[c].wparams : "");
@@ -362,16 +403,18 @@ static double time_governor(const struct is_governor *g, const struct is_state_t
 {
 	struct is_params params;
 	struct is_gov_env env[4];
-	void *st[4];
+	void *st[4], *inst = NULL;
 	uint64_t rng = 1;
 	double t0, dt;
 
 	g_assert(cpus <= 4);
 	is_params_defaults(g, &params);
+	if (g->instance_new)
+		g_assert((inst = g->instance_new(g, &params, cpus, NULL)));
 	for (int c = 0; c < cpus; c++) {
 		env[c] = (struct is_gov_env){ .drv = t, .params = &params,
 					      .disabled = is_states_default_disabled(t),
-					      .tick_nsec = is_tick_nsec(hz), .cpu = c };
+					      .tick_nsec = is_tick_nsec(hz), .cpu = c, .inst = inst };
 		st[c] = g_malloc0(g->state_size);
 		g_assert(!g->init || g->init(st[c], &env[c]) == 0);
 	}
@@ -397,6 +440,8 @@ static double time_governor(const struct is_governor *g, const struct is_state_t
 	dt = now_s() - t0;
 	for (int c = 0; c < cpus; c++)
 		g_free(st[c]);
+	if (inst)
+		g->instance_free(inst);
 	return dt;
 }
 
@@ -460,6 +505,18 @@ static int bench(size_t n, int repeat)
 	is_synth_free(g);
 	bench_inputs("mixed", recs, n, 4, 100, repeat);
 	g_free(recs);
+	/* what a simulation of a plugin pays once: its private copy */
+	for (size_t p = 0; p < G_N_ELEMENTS(pairs); p++) {
+		const struct is_governor *g = pairs[p].ref;
+		struct is_params params;
+		double t0 = now_s();
+
+		is_params_defaults(g, &params);
+		for (int i = 0; i < 200; i++)
+			g->instance_free(g->instance_new(g, &params, 4, NULL));
+		printf("%-10s plugin instance (memfd copy, dlopen, initcalls, dlclose): %.0f us\n",
+		       pairs[p].lib, (now_s() - t0) / 200 * 1e6);
+	}
 	return 0;
 }
 
@@ -533,10 +590,23 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_backwards_clock),
 	};
 
+	int ret;
+
+	for (size_t i = 0; i < G_N_ELEMENTS(pairs); i++) {
+		GError *err = NULL;
+
+		pairs[i].ref = is_governor_lookup(plugin_specs[i], &err);
+		if (!pairs[i].ref) {
+			fprintf(stderr, "%s\n", err->message);
+			return 1;
+		}
+	}
 	if (argc > 2 && !strcmp(argv[1], "--replay"))
 		return replay_main(argv[2]);
 	if (argc > 1 && !strcmp(argv[1], "--bench"))
 		return bench(argc > 2 ? strtoull(argv[2], NULL, 10) : 2000000,
 			     argc > 3 ? atoi(argv[3]) : 5);
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	ret = cmocka_run_group_tests(tests, NULL, NULL);
+	is_governor_plugins_free();
+	return ret;
 }

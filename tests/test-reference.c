@@ -24,9 +24,9 @@
 #undef is_gov_menu612
 
 static const struct pair pairs[] = {
-	{ "teo-6.12", &ref_teo612 },
-	{ "wteo", &ref_wteo },
-	{ "menu-6.12", &ref_menu612 },
+	{ "teo-6.12", &ref_teo612, NULL },
+	{ "wteo", &ref_wteo, NULL },
+	{ "menu-6.12", &ref_menu612, NULL },
 };
 
 static void test_teo612(void **state)

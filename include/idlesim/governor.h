@@ -38,6 +38,7 @@ struct is_gov_env {
 	int64_t tick_nsec;     /* TICK_NSEC for the trace's HZ */
 	int64_t last_residency_ns; /* dev->last_residency_ns */
 	int cpu;
+	void *inst;            /* the simulation's instance (instance_new()), or NULL */
 };
 
 /*
@@ -49,6 +50,11 @@ struct is_gov_call {
 	int64_t now_ns;          /* local_clock() at select */
 	int64_t latency_req_ns;  /* cpuidle_governor_latency_req() */
 	bool tick_stopped;       /* tick_nohz_tick_stopped() */
+	/*
+	 * nr_iowait_cpu() (6.1's menu): idlesim's records carry no iowait
+	 * count, so the simulation passes 0: no task of the CPU waits on I/O.
+	 */
+	unsigned int nr_iowait;
 	/* private to the accessors */
 	int64_t sleep_length_ns_;
 	int64_t delta_next_ns_;
@@ -113,11 +119,37 @@ struct is_governor {
 			const struct is_gov_wake *wake);
 	/* dump(): optional text form of a CPU's state (e.g. weights). */
 	void (*dump)(const void *st, const struct is_gov_env *env, GString *out);
+	/*
+	 * Optional: one instance per simulation, made before its CPUs' init()
+	 * (with the simulation's params and CPU count) and freed after them;
+	 * every call sees it as env->inst.  A plugin (plugin:FILE) keeps its
+	 * private copy of the governor file's globals there.
+	 */
+	void *(*instance_new)(const struct is_governor *g, const struct is_params *p, int cpus,
+			      GError **error);
+	void (*instance_free)(void *inst);
 };
 
 /* Registry: NULL-terminated list; lookup by name. */
 const struct is_governor *const *is_governors(void);
 const struct is_governor *is_governor_find(const char *name);
+
+/*
+ * A governor by the name users give: a built-in one (is_governor_find()),
+ * or "plugin:FILE[:NAME]", a kernel governor file built by `idlesim kgov
+ * build` (NAME: which of the governors it registers; needed when it
+ * registers several).  A plugin is loaded once per spec and stays loaded
+ * until is_governor_plugins_free(); nothing is loaded that @spec does not
+ * name.  NULL with an error naming the spec (IS_ERROR_INVALID: unknown
+ * name; IS_ERROR_IO: the file).
+ */
+const struct is_governor *is_governor_lookup(const char *spec, GError **error);
+void is_governor_plugins_free(void);
+/*
+ * The plugin whose code this thread runs, as "plugin FILE (governor NAME),
+ * CALL on CPU N", or NULL: for a fatal signal's report.  Async-signal-safe.
+ */
+const char *is_governor_plugin_running(void);
 
 /*
  * The same on any param list (governors, workloads); @kind and @owner name

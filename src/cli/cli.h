@@ -12,6 +12,7 @@ int cmd_states(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_kgov(int argc, char **argv);
 int cmd_governors(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_import(int argc, char **argv);

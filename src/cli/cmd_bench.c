@@ -240,18 +240,15 @@ static int bench_main(int argc, char **argv)
 		if (!inmem)
 			goto fail;
 	}
-	for (const struct is_governor *const *gp = is_governors(); *gp; gp++) {
-		const struct is_governor *g = *gp;
+	/* the named governors in their order (plugins too), else every built-in one */
+	for (int gi = 0; names ? names[gi] != NULL : is_governors()[gi] != NULL; gi++) {
+		const struct is_governor *g = names ? is_governor_lookup(names[gi], NULL)
+						    : is_governors()[gi];
 		struct rusage ru;
 		double t0, dt, best;
 		uint64_t n = 0, sel = 0;
 
-		bool skip = names != NULL || g->needs_recorded; /* synthetic: no k= */
-
-		for (int i = 0; names && names[i]; i++)
-			if (strcmp(names[i], g->name) == 0)
-				skip = false;
-		if (skip)
+		if (!names && g->needs_recorded) /* synthetic: no k= */
 			continue;
 		best = 0;
 		if (gov_only) {

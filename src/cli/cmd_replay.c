@@ -94,10 +94,11 @@ int cmd_replay(int argc, char **argv)
 		cli_error("--mode must be model or exact, not '%s'", mode);
 		return EXIT_USAGE;
 	}
-	g.gov = is_governor_find(gov);
+	g.gov = is_governor_lookup(gov, &err);
 	if (!g.gov) {
-		cli_error("--governor: unknown governor '%s' (see idlesim governors)", gov);
-		return EXIT_USAGE;
+		cli_error("--governor: %s", err->message);
+		g_error_free(err);
+		return g_str_has_prefix(gov, "plugin:") ? EXIT_RUNTIME : EXIT_USAGE;
 	}
 	is_params_defaults(g.gov, &g.params);
 	for (int i = 0; params && params[i]; i++)

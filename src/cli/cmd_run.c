@@ -175,7 +175,7 @@ int cli_run(const struct cli_run_opts *ro)
 	res = g_new0(struct is_run_gov, ngov);
 	rep.baseline = 0;
 	for (int i = 0; i < ngov; i++) {
-		res[i].gov = is_governor_find(names[i]);
+		res[i].gov = is_governor_lookup(names[i], NULL);
 		is_params_defaults(res[i].gov, &res[i].params);
 		if (ro->baseline && strcmp(ro->baseline, names[i]) == 0)
 			rep.baseline = i;

@@ -308,9 +308,12 @@ int cmd_sweep(int argc, char **argv)
 			  "--max-points must be >= 1");
 		goto cleanup;
 	}
-	g = is_governor_find(gov);
+	g = is_governor_lookup(gov, &err);
 	if (!g) {
-		cli_error("--governor: unknown governor '%s' (see idlesim governors)", gov);
+		cli_error("--governor: %s", err->message);
+		g_clear_error(&err);
+		if (g_str_has_prefix(gov, "plugin:"))
+			code = EXIT_RUNTIME;
 		goto cleanup;
 	}
 	is_sweep_space_init(&sw.space, g);

@@ -71,9 +71,11 @@ bool cli_governors_check(const char *spec)
 		return false;
 	}
 	for (int i = 0; names[i]; i++) {
-		if (!is_governor_find(names[i])) {
-			cli_error("--governor: unknown governor '%s' (see idlesim governors)",
-				  names[i]);
+		GError *err = NULL;
+
+		if (!is_governor_lookup(names[i], &err)) {
+			cli_error("--governor: %s", err->message);
+			g_error_free(err);
 			return false;
 		}
 		for (int j = 0; j < i; j++)
@@ -189,6 +191,7 @@ static const struct {
 	{ "merge", cmd_merge, "join the shards of a sweep" },
 	{ "convert", cmd_convert, "convert a trace between text and binary" },
 	{ "bench", cmd_bench, "replay benchmark: idle periods per second" },
+	{ "kgov", cmd_kgov, "build a kernel governor file into a plugin (-g plugin:FILE)" },
 };
 
 static void usage(FILE *f)
@@ -253,6 +256,27 @@ static void on_fatal_signal(int sig)
 	raise(sig);
 }
 
+/*
+ * A crash: in a plugin (code the user built, run in this process) it is
+ * named, with the call and CPU; then as on_fatal_signal().
+ */
+static void on_crash(int sig)
+{
+	const char *who = is_governor_plugin_running();
+
+	if (who) {
+		static const char pre[] = "idlesim: crashed inside ", post[] = " (signal ";
+		char num[4] = { (char)('0' + sig / 10 % 10), (char)('0' + sig % 10), ')', '\n' };
+
+		if (write(STDERR_FILENO, pre, sizeof(pre) - 1) < 0 ||
+		    write(STDERR_FILENO, who, strlen(who)) < 0 ||
+		    write(STDERR_FILENO, post, sizeof(post) - 1) < 0 ||
+		    write(STDERR_FILENO, num, sizeof(num)) < 0)
+			sig = sig + 0;
+	}
+	on_fatal_signal(sig);
+}
+
 int main(int argc, char **argv)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
@@ -267,5 +291,14 @@ int main(int argc, char **argv)
 			continue;
 		sigaction(sigs[i], &sa, NULL);
 	}
-	return close_stdout(run_command(argc, argv));
+	static const int crashes[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	struct sigaction ca = { .sa_handler = on_crash };
+	int code;
+
+	sigemptyset(&ca.sa_mask);
+	for (size_t i = 0; i < G_N_ELEMENTS(crashes); i++)
+		sigaction(crashes[i], &ca, NULL);
+	code = close_stdout(run_command(argc, argv));
+	is_governor_plugins_free();
+	return code;
 }

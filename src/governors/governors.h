@@ -9,8 +9,6 @@ extern const struct is_governor is_gov_recorded;
 extern const struct is_governor is_gov_ladder;
 extern const struct is_governor is_gov_teo57;
 extern const struct is_governor is_gov_wteo_rfc;
-extern const struct is_governor is_gov_teo612;
-extern const struct is_governor is_gov_menu612;
 extern const struct is_governor is_gov_wteo;
 
 /* "cpuN" then "i: w0 w1 ..." rows: the kernel's debugfs wteo/weights form. */

@@ -11,8 +11,6 @@ static const struct is_governor *const all[] = {
 	&is_gov_ladder,
 	&is_gov_teo57,
 	&is_gov_wteo_rfc,
-	&is_gov_teo612,
-	&is_gov_menu612,
 	&is_gov_wteo,
 	NULL,
 };

@@ -275,22 +275,26 @@ bool is_run_governor_only(const struct is_governor *g, const struct is_record *r
 	struct is_params params;
 	struct is_gov_env *env;
 	void **st;
+	void *inst = NULL;
 	uint64_t rng = 1;
 	int64_t bad = -1;
 
 	*decisions = 0;
 	is_params_defaults(g, &params);
+	if (g->instance_new && !(inst = g->instance_new(g, &params, h->cpus, err)))
+		return false;
 	env = g_new0(struct is_gov_env, h->cpus);
 	st = g_new0(void *, h->cpus);
 	for (int c = 0; c < h->cpus; c++) {
 		env[c] = (struct is_gov_env){ .drv = table, .params = &params,
 					      .disabled = disabled,
-					      .tick_nsec = is_tick_nsec(h->hz), .cpu = c };
+					      .tick_nsec = is_tick_nsec(h->hz), .cpu = c,
+					      .inst = inst };
 		st[c] = g_malloc0(g->state_size ? g->state_size : 1);
-		if (g->init)
-			g->init(st[c], &env[c]);
+		if (g->init && g->init(st[c], &env[c]) < 0 && bad == -1)
+			bad = -2 - c;
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && bad == -1; i++) {
 		const struct is_record *r = &recs[i];
 		struct is_gov_call call = {
 			.now_ns = r->t_ns, .latency_req_ns = r->lat_ns,
@@ -320,6 +324,13 @@ bool is_run_governor_only(const struct is_governor *g, const struct is_record *r
 		g_free(st[c]);
 	g_free(st);
 	g_free(env);
+	if (inst)
+		g->instance_free(inst);
+	if (bad < -1) {
+		g_set_error(err, IS_ERROR, IS_ERROR_INVALID, "governor %s failed to initialise CPU %d",
+			    g->name, (int)(-2 - bad));
+		return false;
+	}
 	if (bad >= 0) {
 		g_set_error(err, IS_ERROR, IS_ERROR_INVALID,
 			    "record %" G_GINT64_FORMAT ": governor %s returned no state", bad + 1,

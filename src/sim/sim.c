@@ -107,6 +107,7 @@ struct is_sim {
 	is_decision_fn observer;
 	void *observer_ctx;
 	const struct is_source *src;
+	void *inst;  /* the governor's instance_new() */
 };
 
 /*
@@ -198,6 +199,14 @@ struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 	s->cfg = *cfg;
 	s->tick_nsec = is_tick_nsec(cfg->hz);
 	s->cpu = g_new0(struct sim_cpu, cfg->cpus);
+	if (cfg->gov->instance_new) {
+		s->inst = cfg->gov->instance_new(cfg->gov, &s->cfg.params, cfg->cpus, error);
+		if (!s->inst) {
+			g_free(s->cpu);
+			g_free(s);
+			return NULL;
+		}
+	}
 	for (int i = 0; i < cfg->cpus; i++) {
 		struct sim_cpu *c = &s->cpu[i];
 
@@ -205,6 +214,7 @@ struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 		c->env.params = &s->cfg.params;
 		c->env.tick_nsec = s->tick_nsec;
 		c->env.cpu = i;
+		c->env.inst = s->inst;
 		/* Per-CPU stream: independent of thread count and CPU order. */
 		c->rng = cfg->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1));
 		set_disabled(s, c, cfg->disabled);
@@ -226,6 +236,8 @@ void is_sim_free(struct is_sim *s)
 		return;
 	for (int i = 0; i < s->cfg.cpus; i++)
 		g_free(s->cpu[i].gov);
+	if (s->inst)
+		s->cfg.gov->instance_free(s->inst);
 	g_free(s->cpu);
 	g_free(s);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* include/linux/tick.h (CONFIG_NO_HZ_COMMON): answered by the adapter. */
-#ifndef KC_SHIM_TICK_H
-#define KC_SHIM_TICK_H
+/* include/linux/tick.h (CONFIG_NO_HZ_COMMON): answered by runtime.c. */
+#ifndef KGOV_SHIM_TICK_H
+#define KGOV_SHIM_TICK_H
 
 #include <linux/jiffies.h>
 

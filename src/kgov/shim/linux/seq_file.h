@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-/* A seq_file that appends to a GString, for debugfs show functions. */
-#ifndef KC_SHIM_SEQ_FILE_H
-#define KC_SHIM_SEQ_FILE_H
+/* A seq_file that appends to the dump's buffer (runtime.c). */
+#ifndef KGOV_SHIM_SEQ_FILE_H
+#define KGOV_SHIM_SEQ_FILE_H
 
 #include <linux/kernel.h>
 
@@ -17,8 +17,8 @@ struct file_operations {
 #define DEFINE_SHOW_ATTRIBUTE(name) \
 	static const struct file_operations name##_fops = { .show = name##_show }
 
-/* A show function walks one CPU: the one the wrapper dumps. */
-extern int kc_dump_cpu;
-#define for_each_possible_cpu(cpu) for ((cpu) = kc_dump_cpu; (cpu) == kc_dump_cpu; (cpu)++)
+/* A show function walks one CPU: the one being dumped. */
+extern int kgov_dump_cpu;
+#define for_each_possible_cpu(cpu) for ((cpu) = kgov_dump_cpu; (cpu) == kgov_dump_cpu; (cpu)++)
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* The series' trace events: nothing is traced in user space. */
-#ifndef KC_SHIM_TRACE_POWER_H
-#define KC_SHIM_TRACE_POWER_H
+#ifndef KGOV_SHIM_TRACE_POWER_H
+#define KGOV_SHIM_TRACE_POWER_H
 
 #include <linux/kernel.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
-#ifndef KC_SHIM_SCHED_CLOCK_H
-#define KC_SHIM_SCHED_CLOCK_H
+#ifndef KGOV_SHIM_SCHED_CLOCK_H
+#define KGOV_SHIM_SCHED_CLOCK_H
 
 #include <linux/kernel.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* get_random_u32(): the simulation's draw (is_gov_random_u32()). */
-#ifndef KC_SHIM_RANDOM_H
-#define KC_SHIM_RANDOM_H
+#ifndef KGOV_SHIM_RANDOM_H
+#define KGOV_SHIM_RANDOM_H
 
 #include <linux/kernel.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* include/linux/math64.h on a 64-bit build. */
-#ifndef KC_SHIM_MATH64_H
-#define KC_SHIM_MATH64_H
+#ifndef KGOV_SHIM_MATH64_H
+#define KGOV_SHIM_MATH64_H
 
 #include <linux/kernel.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Included by a governor, nothing of it used. */
-#ifndef KC_SHIM_LINUX_UACCESS_H
-#define KC_SHIM_LINUX_UACCESS_H
+#ifndef KGOV_SHIM_LINUX_UACCESS_H
+#define KGOV_SHIM_LINUX_UACCESS_H
 #include <linux/kernel.h>
 #endif

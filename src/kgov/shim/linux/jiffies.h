@@ -3,12 +3,12 @@
  * TICK_NSEC is ((NSEC_PER_SEC + HZ/2) / HZ), a long; here a long variable,
  * so one build serves every HZ the tests use.
  */
-#ifndef KC_SHIM_JIFFIES_H
-#define KC_SHIM_JIFFIES_H
+#ifndef KGOV_SHIM_JIFFIES_H
+#define KGOV_SHIM_JIFFIES_H
 
 #include <linux/kernel.h>
 
-extern long kc_tick_nsec;
-#define TICK_NSEC kc_tick_nsec
+extern long kgov_tick_nsec;
+#define TICK_NSEC kgov_tick_nsec
 
 #endif

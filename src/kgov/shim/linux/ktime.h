@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* include/linux/ktime.h, the 64-bit branch. */
-#ifndef KC_SHIM_KTIME_H
-#define KC_SHIM_KTIME_H
+#ifndef KGOV_SHIM_KTIME_H
+#define KGOV_SHIM_KTIME_H
 
 #include <linux/kernel.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Included by a governor, nothing of it used. */
-#ifndef KC_SHIM_LINUX_SCHED_STAT_H
-#define KC_SHIM_LINUX_SCHED_STAT_H
+#ifndef KGOV_SHIM_ASM_IO_H
+#define KGOV_SHIM_ASM_IO_H
 #include <linux/kernel.h>
 #endif

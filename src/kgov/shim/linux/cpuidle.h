@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The members of include/linux/cpuidle.h (6.12) the governors use, with
- * the kernel's types: note dev->last_residency_ns is u64 and
- * states_usage[].disable unsigned long long.
+ * The members of include/linux/cpuidle.h (6.1 and 6.12 agree on them) the
+ * governors use, with the kernel's types: note dev->last_residency_ns is
+ * u64 and states_usage[].disable unsigned long long.
  */
-#ifndef KC_SHIM_CPUIDLE_H
-#define KC_SHIM_CPUIDLE_H
+#ifndef KGOV_SHIM_CPUIDLE_H
+#define KGOV_SHIM_CPUIDLE_H
 
 #include <linux/kernel.h>
 
 #define CPUIDLE_STATE_MAX 10
 #define CPUIDLE_NAME_LEN 16
+#define CPUIDLE_FLAG_NONE (0x00)
 #define CPUIDLE_FLAG_POLLING BIT(0)
 
 struct cpuidle_state {
@@ -51,11 +52,7 @@ struct cpuidle_governor {
 };
 
 s64 cpuidle_governor_latency_req(unsigned int cpu);
-
-static inline int cpuidle_register_governor(struct cpuidle_governor *gov)
-{
-	(void)gov;
-	return 0;
-}
+/* Records @gov for idlesim (plugin:FILE:NAME picks it by name). */
+int cpuidle_register_governor(struct cpuidle_governor *gov);
 
 #endif

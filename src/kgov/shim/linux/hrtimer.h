@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /* Included by a governor, nothing of it used. */
-#ifndef KC_SHIM_LINUX_TIME_H
-#define KC_SHIM_LINUX_TIME_H
+#ifndef KGOV_SHIM_LINUX_HRTIMER_H
+#define KGOV_SHIM_LINUX_HRTIMER_H
 #include <linux/kernel.h>
 #endif

@@ -1,6 +1,0 @@
-/* SPDX-License-Identifier: GPL-2.0-only */
-/* Included by a governor, nothing of it used. */
-#ifndef KC_SHIM_ASM_IO_H
-#define KC_SHIM_ASM_IO_H
-#include <linux/kernel.h>
-#endif
