@@ -61,12 +61,16 @@ static struct pair pairs[] = {
 	{ "menu-6.12", NULL, NULL },
 	{ "ladder", NULL, NULL },
 	{ "wteo", NULL, wteo_ref_param },
+	{ "teo-6.1", NULL, NULL },
+	{ "menu-6.1", NULL, NULL },
 };
 static const char *const plugin_specs[] = {
 	"plugin:" KC_PLUGIN_DIR "/kernel-teo-6.12.so",
 	"plugin:" KC_PLUGIN_DIR "/kernel-menu-6.12.so",
 	"plugin:" KC_PLUGIN_DIR "/kernel-ladder-6.12.so",
 	"plugin:" KC_PLUGIN_DIR "/kernel-wteo-6.12.so:wteo",
+	"plugin:" KC_PLUGIN_DIR "/kernel-teo-6.1.so",
+	"plugin:" KC_PLUGIN_DIR "/kernel-menu-6.1.so",
 };
 #define kc_teo (*pairs[0].ref)
 
@@ -82,6 +86,20 @@ static void test_menu(void **state)
 {
 	(void)state;
 	compare_all(&pairs[1], all_tables, G_N_ELEMENTS(all_tables), defaults, 1, 401, 200000);
+}
+
+static void test_teo61(void **state)
+{
+	static const char *const params[] = { NULL };
+
+	(void)state;
+	compare_all(&pairs[4], all_tables, G_N_ELEMENTS(all_tables), params, 1, 701, 200000);
+}
+
+static void test_menu61(void **state)
+{
+	(void)state;
+	compare_all(&pairs[5], all_tables, G_N_ELEMENTS(all_tables), defaults, 1, 801, 200000);
 }
 
 static void test_ladder(void **state)
@@ -189,6 +207,7 @@ static void test_closed_loop(void **state)
 		const char *param;
 	} runs[] = {
 		{ &pairs[0], NULL }, { &pairs[1], NULL }, { &pairs[2], NULL }, { &pairs[3], NULL },
+		{ &pairs[4], NULL }, { &pairs[5], NULL },
 		{ &pairs[3], "range=chosen" }, { &pairs[3], "trigger=timer" },
 		{ &pairs[3], "poll=avoid" },
 	};
@@ -336,12 +355,13 @@ static GArray *replay_backwards(const struct is_governor *g, const char *trace, 
 
 static void test_backwards_clock(void **state)
 {
+	/* captures of the 6.12 series' kernels: pairs[0..3] */
 	static const char *const files[] = { "teo", "menu", "ladder", "wteo" };
 	g_autofree char *dir = g_dir_make_tmp("kc-backwards-XXXXXX", NULL);
 
 	(void)state;
 	assert_non_null(dir);
-	for (size_t i = 0; i < G_N_ELEMENTS(pairs); i++) {
+	for (size_t i = 0; i < G_N_ELEMENTS(files); i++) {
 		g_autofree char *name = g_strdup_printf("cpuidle-events-backwards-%s.txt", files[i]);
 		g_autofree char *in = g_build_filename(getenv("TESTDATA"), name, NULL);
 		g_autofree char *out = g_build_filename(dir, "t.trace", NULL);
@@ -584,6 +604,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_menu),
 		cmocka_unit_test(test_ladder),
 		cmocka_unit_test(test_wteo),
+		cmocka_unit_test(test_teo61),
+		cmocka_unit_test(test_menu61),
 		cmocka_unit_test(test_closed_loop),
 		cmocka_unit_test(test_poll_lock_in),
 		cmocka_unit_test(test_report_mt8196),

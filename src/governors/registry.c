@@ -11,7 +11,11 @@ static const struct is_governor *const all[] = {
 	&is_gov_ladder,
 	&is_gov_teo57,
 	&is_gov_wteo_rfc,
+	&is_gov_teo612,
+	&is_gov_menu612,
 	&is_gov_wteo,
+	&is_gov_teo61,
+	&is_gov_menu61,
 	NULL,
 };
 
