@@ -24,6 +24,7 @@
 #include "ref/compare.h"
 #include "idlesim/import.h"
 #include "idlesim/synth.h"
+#include "idlesim/run.h"
 
 /*
  * The series' module parameters for the library wteo's params (wteo.c):
@@ -234,6 +235,77 @@ static void test_closed_loop(void **state)
 			assert_same_runs(what, a, b, &ma, &mb, da, db);
 			g_free(what);
 		}
+}
+
+/*
+ * Every bundled trace (traces' .trace files: the QEMU recordings, the
+ * samples), in model mode and, where it records the kernel's decisions
+ * (the QEMU ones), in exact mode, through each port and its kernel file's
+ * plugin in one run: the same decisions, metrics and dumps.
+ */
+static void test_bundled_traces(void **state)
+{
+	g_autoptr(GDir) d = g_dir_open(getenv("TRACES"), 0, NULL);
+	const char *name;
+	int ntraces = 0, nexact = 0;
+
+	(void)state;
+	assert_non_null(d);
+	while ((name = g_dir_read_name(d))) {
+		g_autofree char *path = g_build_filename(getenv("TRACES"), name, NULL);
+
+		if (!g_str_has_suffix(name, ".trace"))
+			continue;
+		ntraces++;
+		for (size_t p = 0; p < G_N_ELEMENTS(pairs); p++)
+			for (int exact = 0; exact < 2; exact++) {
+				struct log l[2] = { { g_array_new(false, false, sizeof(struct entry)) },
+						    { g_array_new(false, false, sizeof(struct entry)) } };
+				struct is_run_gov g[2] = {
+					{ .gov = is_governor_find(pairs[p].lib), .seed = 1,
+					  .observer = observe, .observer_ctx = &l[0] },
+					{ .gov = pairs[p].ref, .seed = 1, .observer = observe,
+					  .observer_ctx = &l[1] },
+				};
+				struct is_run_input *in = is_run_open_trace(path, NULL, NULL);
+				GString *da = g_string_new(NULL), *db = g_string_new(NULL);
+				char *what = g_strdup_printf("%s on %s, %s mode", pairs[p].lib, name,
+							     exact ? "exact" : "model");
+				uint64_t records;
+				GError *err = NULL;
+				int failed;
+
+				assert_non_null(in);
+				is_params_defaults(g[0].gov, &g[0].params);
+				is_params_defaults(g[1].gov, &g[1].params);
+				if (!is_run_build(in, exact ? IS_SIM_EXACT : IS_SIM_MODEL, g, 2, &err) ||
+				    !is_run_execute(in, g, 2, &records, &failed, &err)) {
+					/* a trace without k= cannot be replayed exactly */
+					if (!exact || !strstr(err->message, "'k' is required"))
+						fail_msg("%s: %s", what, err->message);
+					g_error_free(err);
+					g_array_free(l[0].d, true);
+					g_array_free(l[1].d, true);
+					g_string_free(da, true);
+					g_string_free(db, true);
+					g_free(what);
+					is_run_gov_clear(g, 2);
+					is_run_input_free(in);
+					continue;
+				}
+				nexact += exact;
+				assert_true(l[0].d->len > 0);
+				is_sim_dump(g[0].sim, da);
+				is_sim_dump(g[1].sim, db);
+				assert_same_runs(what, l[0].d, l[1].d, &g[0].total, &g[1].total, da, db);
+				g_free(what);
+				is_run_gov_clear(g, 2);
+				is_run_input_free(in);
+			}
+	}
+	assert_true(ntraces >= 10);
+	/* the eight QEMU recordings, through every pair */
+	assert_true(nexact >= 8 * (int)G_N_ELEMENTS(pairs));
 }
 
 /*
@@ -607,6 +679,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_teo61),
 		cmocka_unit_test(test_menu61),
 		cmocka_unit_test(test_closed_loop),
+		cmocka_unit_test(test_bundled_traces),
 		cmocka_unit_test(test_poll_lock_in),
 		cmocka_unit_test(test_report_mt8196),
 		cmocka_unit_test(test_backwards_clock),

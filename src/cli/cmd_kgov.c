@@ -39,9 +39,23 @@ static void explain(const char *out)
 	g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
 	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 
+	g_autofree char *from = NULL; /* the file that included the line's header */
+
 	for (int i = 0; lines[i]; i++) {
 		const char *l = lines[i], *m;
 		g_autofree char *file = NULL, *sym = NULL, *msg = NULL;
+
+		if ((m = strstr(l, "In file included from ")) || (m = strstr(l, "                 from "))) {
+			const char *f = strstr(m, "from ") + 5, *e = strchr(f, ':');
+
+			if (strstr(l, "In file included from ") || !from) {
+				g_free(from);
+				from = e ? g_strndup(f, (gsize)(e - f)) : g_strdup(f);
+			}
+			continue;
+		}
+		if (!g_str_has_prefix(l, " ") && !strstr(l, "note:") && !strstr(l, "shim/"))
+			g_clear_pointer(&from, g_free);
 
 		if ((m = strstr(l, "undefined reference to `"))) {
 			const char *e = strchr(m + 24, '\'');
@@ -71,7 +85,8 @@ static void explain(const char *out)
 			const char *e = strchr(m + 12, '\'');
 
 			sym = e ? g_strndup(m + 12, (gsize)(e - m - 12)) : g_strdup(m + 12);
-			file = g_strndup(l, (gsize)(strchr(l, ':') - l));
+			/* reported in the shim's moduleparam.h: the includer declared it */
+			file = from ? g_strdup(from) : g_strndup(l, (gsize)(strchr(l, ':') - l));
 			msg = g_strdup_printf("%s declares a module param of type %s, which idlesim "
 					      "does not support", file, sym);
 		}
@@ -85,7 +100,7 @@ static void explain(const char *out)
 static int kgov_build(int argc, char **argv)
 {
 	g_autofree char *out = NULL, *tree = NULL, *ccname = NULL;
-	g_auto(GStrv) defs = NULL;
+	g_auto(GStrv) defs = NULL, envp = NULL;
 	gboolean verbose = FALSE;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "the plugin to write", "NAME.so" },
@@ -197,7 +212,9 @@ static int kgov_build(int argc, char **argv)
 
 		fprintf(stderr, "%s\n", line);
 	}
-	if (!g_spawn_sync(NULL, (char **)av->pdata, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
+	/* LC_ALL=C: messages explain() can read (ASCII quotes) */
+	envp = g_environ_setenv(g_get_environ(), "LC_ALL", "C", TRUE);
+	if (!g_spawn_sync(NULL, (char **)av->pdata, envp, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL,
 			  &stderr_text, &status, &err)) {
 		cli_error("kgov build: %s: %s", ccname, err->message);
 		g_error_free(err);

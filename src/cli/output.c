@@ -171,11 +171,15 @@ void report_table(FILE *f, const struct run_report *r)
 	int nsum = is_metric_layout(IS_MW_TEXT, ids);
 
 	g_autofree char *cav = report_caveats(r);
+	int w = 12; /* the name column: wider for a long one (plugin:FILE) */
+
+	for (int g = 0; g < r->ngov; g++)
+		w = MAX(w, (int)strlen(r->res[g].gov->name));
 
 	fprintf(f, "trace %s: %" G_GUINT64_FORMAT " records, %d CPUs, HZ=%d, table %s, mode %s\n%s\n",
 		r->trace_path, r->records, r->hdr->cpus, r->hdr->hz, t->name, r->mode, cav);
 	fprintf(f, "Accuracy (%% of selections; US k = k states too deep, OS k = too shallow)\n");
-	fprintf(f, "%-12s", "governor");
+	fprintf(f, "%-*s", w, "governor");
 	for (int k = t->count - 1; k >= 1; k--)
 		fprintf(f, " %6s%d", "US ", k);
 	fprintf(f, " %7s", "Correct");
@@ -186,7 +190,7 @@ void report_table(FILE *f, const struct run_report *r)
 		struct is_metric_ctx c;
 
 		is_metric_ctx_init(&c, &r->res[g].total, t, NULL);
-		fprintf(f, "%-12s", r->res[g].gov->name);
+		fprintf(f, "%-*s", w, r->res[g].gov->name);
 		for (int k = t->count - 1; k >= 1; k--)
 			fprintf(f, " %7s", fmt_f(is_metric_double(&c, IS_M_US_PCT, k), 2));
 		fprintf(f, " %7s", fmt_f(is_metric_double(&c, IS_M_CORRECT_PCT, 0), 2));
@@ -194,7 +198,7 @@ void report_table(FILE *f, const struct run_report *r)
 			fprintf(f, " %7s", fmt_f(is_metric_double(&c, IS_M_OS_PCT, k), 2));
 		fprintf(f, "\n");
 	}
-	fprintf(f, "\nSummary (normalised columns: %s = 100)\n%-12s", b->gov->name, "governor");
+	fprintf(f, "\nSummary (normalised columns: %s = 100)\n%-*s", b->gov->name, w, "governor");
 	for (int i = 0; i < nsum; i++)
 		fprintf(f, " %*s", is_metric_table[ids[i]].text.width, is_metric_table[ids[i]].text.label);
 	fprintf(f, "\n");
@@ -202,7 +206,7 @@ void report_table(FILE *f, const struct run_report *r)
 		struct is_metric_ctx c;
 
 		is_metric_ctx_init(&c, &r->res[g].total, t, &b->total);
-		fprintf(f, "%-12s", r->res[g].gov->name);
+		fprintf(f, "%-*s", w, r->res[g].gov->name);
 		for (int i = 0; i < nsum; i++) {
 			struct is_metric_value v;
 
@@ -228,7 +232,7 @@ void report_table(FILE *f, const struct run_report *r)
 				"as the kernel's idle loop does; docs/model.md)\n", r->records);
 			break;
 		}
-	fprintf(f, "\nResidency per state (%% of idle time)\n%-12s", "governor");
+	fprintf(f, "\nResidency per state (%% of idle time)\n%-*s", w, "governor");
 	for (int i = 0; i < t->count; i++)
 		fprintf(f, " %10s", t->s[i].name);
 	fprintf(f, "\n");
@@ -236,7 +240,7 @@ void report_table(FILE *f, const struct run_report *r)
 		struct is_metric_ctx c;
 
 		is_metric_ctx_init(&c, &r->res[g].total, t, NULL);
-		fprintf(f, "%-12s", r->res[g].gov->name);
+		fprintf(f, "%-*s", w, r->res[g].gov->name);
 		for (int i = 0; i < t->count; i++)
 			fprintf(f, " %10s", fmt_f(is_metric_double(&c, IS_M_RESIDENCY_PCT, i), 2));
 		fprintf(f, "\n");

@@ -48,6 +48,7 @@ struct plugin {
 
 struct inst {
 	const struct plugin *p;
+	int fd;          /* its memfd, open while loaded: see load_copy() */
 	void *handle;
 	const struct is_kgov_plugin *k;
 };
@@ -202,10 +203,14 @@ static bool load_copy(const struct plugin *p, struct inst *in, GError **error)
 		}
 		off += (gsize)w;
 	}
+	/*
+	 * dlopen() returns an object already loaded under the same name: the
+	 * fd stays open until dlclose() so that no other live copy has it.
+	 */
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	in->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	close(fd);
 	if (!in->handle) {
+		close(fd);
 		const char *e = dlerror();
 		const char *colon = e ? strstr(e, ": ") : NULL;
 
@@ -213,6 +218,7 @@ static bool load_copy(const struct plugin *p, struct inst *in, GError **error)
 			    colon ? colon + 2 : e ? e : "dlopen failed");
 		return false;
 	}
+	in->fd = fd;
 	in->k = dlsym(in->handle, "is_kgov_plugin");
 	if (!in->k || in->k->abi != IS_KGOV_ABI) {
 		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
@@ -221,6 +227,7 @@ static bool load_copy(const struct plugin *p, struct inst *in, GError **error)
 				  : "%s: not an idlesim plugin (build it with idlesim kgov build)",
 			    p->file, in->k ? in->k->abi : 0, IS_KGOV_ABI);
 		dlclose(in->handle);
+		close(fd);
 		return false;
 	}
 	in->p = p;
@@ -234,6 +241,7 @@ static void inst_free(void *v)
 	if (!in)
 		return;
 	dlclose(in->handle);
+	close(in->fd);
 	g_free(in);
 }
 
@@ -375,17 +383,29 @@ static void plugin_free(gpointer v)
 static bool probe(struct plugin *p, const char *want, GError **error)
 {
 	struct inst in = { 0 };
+	g_autofree const struct is_kgov_param **order = NULL;
 	const struct is_kgov_param *q;
 	const char *const *names;
-	int n;
+	int n, nq;
 
 	if (!load_copy(p, &in, error))
 		return false;
-	for (q = in.k->params; q && q < in.k->params_end; q++) {
+	/* in the order of their declarations */
+	nq = in.k->params ? (int)(in.k->params_end - in.k->params) : 0;
+	order = g_new(const struct is_kgov_param *, MAX(nq, 1));
+	for (int i = 0; i < nq; i++) {
+		int j = i;
+
+		for (; j > 0 && order[j - 1]->line > in.k->params[i].line; j--)
+			order[j] = order[j - 1];
+		order[j] = &in.k->params[i];
+	}
+	for (int o = 0; o < nq; o++) {
 		int i = p->np;
 		const struct is_kgov_param_desc *d;
 		const char *text = "";
 
+		q = order[o];
 		if (q->type > IS_KGOV_PT_ULLONG || q->size != type_size[q->type]) {
 			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
 				    "%s: module param %s: a %s of %zu bytes", p->file, q->name,
@@ -442,9 +462,11 @@ static bool probe(struct plugin *p, const char *want, GError **error)
 	p->govname = g_strdup(names[p->gov]);
 	p->g.state_size = in.k->cpu_size;
 	dlclose(in.handle);
+	close(in.fd);
 	return true;
 fail:
 	dlclose(in.handle);
+	close(in.fd);
 	return false;
 }
 

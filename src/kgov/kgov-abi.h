@@ -49,6 +49,7 @@ struct is_kgov_param {
 	unsigned int perm;     /* 0444, 0644, ...: writable when perm & 0222 */
 	void *addr;            /* the variable */
 	size_t size;           /* sizeof the variable */
+	long line;             /* of the declaration: the section's order is the linker's */
 };
 
 /* MODULE_PARM_DESC(). */

@@ -23,11 +23,14 @@
 #define KGOV_PTYPE_ulong IS_KGOV_PT_ULONG
 #define KGOV_PTYPE_ullong IS_KGOV_PT_ULLONG
 
-#define module_param_named(name, value, type, perm) \
+/* @ptype pasted before any expansion: "bool" is a macro of stdbool.h */
+#define KGOV_PARAM(name, value, ptype, perm) \
 	static const struct is_kgov_param kgov_param_##name \
 	__attribute__((used, section("kgov_param"), aligned(sizeof(void *)))) = \
-	{ #name, KGOV_PTYPE_##type, (perm), &(value), sizeof(value) }
-#define module_param(name, type, perm) module_param_named(name, name, type, perm)
+	{ #name, ptype, (perm), &(value), sizeof(value), __LINE__ }
+#define module_param_named(name, value, type, perm) \
+	KGOV_PARAM(name, value, KGOV_PTYPE_##type, perm)
+#define module_param(name, type, perm) KGOV_PARAM(name, name, KGOV_PTYPE_##type, perm)
 #define MODULE_PARM_DESC(name, text) \
 	static const struct is_kgov_param_desc kgov_pdesc_##name \
 	__attribute__((used, section("kgov_pdesc"), aligned(sizeof(void *)))) = { #name, text }
