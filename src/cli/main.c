@@ -257,9 +257,14 @@ static void on_fatal_signal(int sig)
 }
 
 /*
- * A crash: in a plugin (code the user built, run in this process) it is
- * named, with the call and CPU; then as on_fatal_signal().
+ * A crash (a fault, or abort()): in a plugin (code the user built, run in
+ * this process) it is named, with the call and CPU; outputs being written
+ * are removed; then the handler that was there before (the default, or a
+ * sanitizer's, which then reports it) takes the signal: a fault recurs
+ * when this returns, abort() raises again.
  */
+static struct sigaction crash_old[NSIG];
+
 static void on_crash(int sig)
 {
 	const char *who = is_governor_plugin_running();
@@ -274,7 +279,8 @@ static void on_crash(int sig)
 		    write(STDERR_FILENO, num, sizeof(num)) < 0)
 			sig = sig + 0;
 	}
-	on_fatal_signal(sig);
+	is_outfile_unlink_all();
+	sigaction(sig, &crash_old[sig], NULL);
 }
 
 int main(int argc, char **argv)
@@ -297,7 +303,7 @@ int main(int argc, char **argv)
 
 	sigemptyset(&ca.sa_mask);
 	for (size_t i = 0; i < G_N_ELEMENTS(crashes); i++)
-		sigaction(crashes[i], &ca, NULL);
+		sigaction(crashes[i], &ca, &crash_old[crashes[i]]);
 	code = close_stdout(run_command(argc, argv));
 	is_governor_plugins_free();
 	return code;
