@@ -30,15 +30,25 @@ static const char *kgov_dir(void)
 	return NULL;
 }
 
+/* @s up to its first @c, or all of it; caller frees. */
+static char *upto(const char *s, char c)
+{
+	const char *e = strchr(s, c);
+
+	return e ? g_strndup(s, (gsize)(e - s)) : g_strdup(s);
+}
+
 /*
  * The compiler's complaints that mean "the shim lacks it", said once each
  * in idlesim's words after the compiler's own output.
  */
 static void explain(const char *out)
 {
+	static const char undef[] = "undefined reference to `", fatal[] = ": fatal error: ",
+			  implicit[] = "error: implicit declaration of function '",
+			  ptype[] = "'KGOV_PTYPE_";
 	g_auto(GStrv) lines = g_strsplit(out, "\n", -1);
 	g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
-
 	g_autofree char *from = NULL; /* the file that included the line's header */
 
 	for (int i = 0; lines[i]; i++) {
@@ -46,47 +56,38 @@ static void explain(const char *out)
 		g_autofree char *file = NULL, *sym = NULL, *msg = NULL;
 
 		if ((m = strstr(l, "In file included from ")) || (m = strstr(l, "                 from "))) {
-			const char *f = strstr(m, "from ") + 5, *e = strchr(f, ':');
-
 			if (strstr(l, "In file included from ") || !from) {
 				g_free(from);
-				from = e ? g_strndup(f, (gsize)(e - f)) : g_strdup(f);
+				from = upto(strstr(m, "from ") + 5, ':');
 			}
 			continue;
 		}
 		if (!g_str_has_prefix(l, " ") && !strstr(l, "note:") && !strstr(l, "shim/"))
 			g_clear_pointer(&from, g_free);
 
-		if ((m = strstr(l, "undefined reference to `"))) {
-			const char *e = strchr(m + 24, '\'');
+		if ((m = strstr(l, undef))) {
 			const char *c = strstr(l, ":(");
 
-			sym = e ? g_strndup(m + 24, (gsize)(e - m - 24)) : g_strdup(m + 24);
+			sym = upto(m + sizeof(undef) - 1, '\'');
 			file = c ? g_strndup(l, (gsize)(c - l)) : g_strdup("the governor file");
 			msg = g_strdup_printf("%s uses %s, which idlesim's kernel shim does not provide",
 					      file, sym);
-		} else if ((m = strstr(l, ": fatal error: ")) && strstr(l, "No such file")) {
-			const char *h = m + 15, *e = strchr(h, ':');
-
-			sym = e ? g_strndup(h, (gsize)(e - h)) : g_strdup(h);
-			file = g_strndup(l, (gsize)(strchr(l, ':') - l));
+		} else if ((m = strstr(l, fatal)) && strstr(l, "No such file")) {
+			sym = upto(m + sizeof(fatal) - 1, ':');
+			file = upto(l, ':');
 			msg = g_strdup_printf("%s includes %s, which idlesim's kernel shim does not "
 					      "provide (a \"header\" of the governors' own directory, "
 					      "like gov.h, comes with --tree DIR)",
 					      file, sym);
-		} else if ((m = strstr(l, "error: implicit declaration of function '"))) {
-			const char *e = strchr(m + 41, '\'');
-
-			sym = e ? g_strndup(m + 41, (gsize)(e - m - 41)) : g_strdup(m + 41);
-			file = g_strndup(l, (gsize)(strchr(l, ':') - l));
+		} else if ((m = strstr(l, implicit))) {
+			sym = upto(m + sizeof(implicit) - 1, '\'');
+			file = upto(l, ':');
 			msg = g_strdup_printf("%s calls %s, which idlesim's kernel shim does not "
 					      "declare", file, sym);
-		} else if ((m = strstr(l, "'KGOV_PTYPE_")) && strstr(l, "undeclared")) {
-			const char *e = strchr(m + 12, '\'');
-
-			sym = e ? g_strndup(m + 12, (gsize)(e - m - 12)) : g_strdup(m + 12);
+		} else if ((m = strstr(l, ptype)) && strstr(l, "undeclared")) {
+			sym = upto(m + sizeof(ptype) - 1, '\'');
 			/* reported in the shim's moduleparam.h: the includer declared it */
-			file = from ? g_strdup(from) : g_strndup(l, (gsize)(strchr(l, ':') - l));
+			file = from ? g_strdup(from) : upto(l, ':');
 			msg = g_strdup_printf("%s declares a module param of type %s, which idlesim "
 					      "does not support", file, sym);
 		}
