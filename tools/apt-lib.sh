@@ -17,6 +17,13 @@
 #                                STATEDIR: the host's dpkg architectures and
 #                                apt lists are never touched, so no later
 #                                `apt-get update` on the host fails for it
+#   apt_download_suite SUITE STATEDIR DESTDIR PKG...
+#                                download PKG (the host's architecture) from
+#                                another suite of the host's Debian archive
+#                                (e.g. bookworm-backports), again with a
+#                                private apt state and a private sources
+#                                entry in STATEDIR: the host's sources stay
+#                                as they are
 #
 # Environment: IDLESIM_APT_TRIES (default 4), IDLESIM_APT_PAUSE (seconds
 # before the second try, default 15), IDLESIM_APT_OPTS (extra options for
@@ -112,5 +119,54 @@ apt_download_foreign() {
 	# shellcheck disable=SC2086
 	apt_unavailable "$_apt_update_opts" $_apt_pkgs
 	apt_say "FAILED to download $_apt_pkgs for $_apt_arch"
+	return 1
+}
+
+# apt_debian_source: the URIs and keyring of the host's own Debian archive
+# (the source entry that serves the release's codename, deb822 or one-line
+# form), as "URI KEYRING"; nothing when there is none.
+apt_debian_source() {
+	_code=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+	[ -n "$_code" ] || return 0
+	for _f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$_f" ] || continue
+		awk -v code="$_code" '
+		function flush() { if (uri != "" && suites ~ "(^| )" code "( |$)" && !done) { print uri, key; done = 1 }
+			uri = ""; suites = ""; key = "" }
+		/^[ \t]*$/ { flush(); next }
+		tolower($1) == "uris:" { uri = $2 }
+		tolower($1) == "suites:" { $1 = ""; suites = $0; sub(/^ /, "", suites) }
+		tolower($1) == "signed-by:" { key = $2 }
+		END { flush() }' "$_f"
+	done | head -1 | grep . && return 0
+	cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+		awk -v code="$_code" '$1 == "deb" { i = 2; if ($2 ~ /^\[/) while ($i !~ /\]$/) i++; if ($2 ~ /^\[/) i++
+			if ($(i + 1) == code) { print $i, "/usr/share/keyrings/debian-archive-keyring.gpg"; exit } }'
+}
+
+apt_download_suite() {
+	_apt_suite=$1
+	_apt_state=$2
+	_apt_dest=$3
+	shift 3
+	_apt_pkgs="$*"
+	set -- $(apt_debian_source)
+	if [ -z "${1:-}" ]; then
+		apt_say "no Debian archive among the host's apt sources: cannot reach $_apt_suite"
+		return 1
+	fi
+	mkdir -p "$_apt_state/lists/partial" "$_apt_state/cache/archives/partial" "$_apt_state/sources" "$_apt_dest"
+	: > "$_apt_state/status"
+	printf 'Types: deb\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: %s\n' \
+		"$1" "$_apt_suite" "${2:-/usr/share/keyrings/debian-archive-keyring.gpg}" > "$_apt_state/sources/suite.sources"
+	_apt_update_opts="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$_apt_state/sources
+		-o Dir::State::Lists=$_apt_state/lists -o Dir::State::status=$_apt_state/status
+		-o Dir::Cache=$_apt_state/cache -o APT::Sandbox::User=root"
+	if apt_retry "downloading $_apt_pkgs from $_apt_suite" _apt_download; then
+		return 0
+	fi
+	# shellcheck disable=SC2086
+	apt_unavailable "$_apt_update_opts" $_apt_pkgs
+	apt_say "FAILED to download $_apt_pkgs from $_apt_suite"
 	return 1
 }
