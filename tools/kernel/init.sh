@@ -73,7 +73,11 @@ else
 	/workload "$secs"
 fi
 # Keep every CPU busy so that no idle period (and no governor update)
-# happens between the end of the trace and the weights dump.
+# happens between the end of the trace and the weights dump.  The weights
+# go out first and the spinners stop before the trace does: on QEMU's
+# instruction-count clock every instruction costs the host, and spinners
+# beside the trace's gzip and base64 made that phase, most of a boot,
+# about twice as long.
 spinners=""
 for c in $(seq 0 $(($(nproc) - 1))); do
 	/workload spin "$c" &
@@ -81,14 +85,14 @@ for c in $(seq 0 $(($(nproc) - 1))); do
 done
 usleep 300000
 echo 0 > $T/tracing_on
-echo "IDLESIM-TRACE-BEGIN"
-gzip -1 < $T/trace | base64
-echo "IDLESIM-TRACE-END"
 if [ -e /sys/kernel/debug/wteo/weights ]; then
 	echo "IDLESIM-WEIGHTS-BEGIN"
 	cat /sys/kernel/debug/wteo/weights
 	echo "IDLESIM-WEIGHTS-END"
 fi
 kill $spinners
+echo "IDLESIM-TRACE-BEGIN"
+gzip -1 < $T/trace | base64
+echo "IDLESIM-TRACE-END"
 echo "IDLESIM-DONE"
 reboot -f
