@@ -44,6 +44,7 @@ struct is_run_input {
 	int64_t measure_from_ns, measure_to_ns;
 	/* is_sim_config's; set from the trace's header, the caller may change it */
 	int64_t poll_overrun_ns, tick_late_ns;
+	bool exit_free;                 /* is_sim_config's; the caller's (default false) */
 	struct is_state_table *table;
 	uint32_t disabled;              /* the table's states disabled by default */
 	/*

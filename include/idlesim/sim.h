@@ -57,6 +57,14 @@ struct is_sim_config {
 	 * hardware, microseconds; hundreds of them under QEMU TCG.
 	 */
 	int64_t tick_late_ns;
+	/*
+	 * Model: the machine's idle states cost nothing to leave, so a
+	 * recorded period's length holds no exit latency (a TCG guest
+	 * without the model driver's pay_exit_latency).  false (as on
+	 * hardware): the length holds the exit latency of the state the
+	 * kernel entered, and the wakeup event is taken that much earlier.
+	 */
+	bool exit_free;
 };
 
 /* One selection as the event loop saw it; passed to the observer. */

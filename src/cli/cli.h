@@ -124,6 +124,7 @@ struct cli_run_opts {
 	int64_t window_from_ns, window_to_ns; /* --window (to 0: none) */
 	int64_t poll_overrun_ns;           /* < 0: the input's */
 	int64_t tick_late_ns;              /* < 0: the input's */
+	bool exit_free;                    /* is_sim_config's */
 };
 int cli_run(const struct cli_run_opts *ro);
 

@@ -51,7 +51,7 @@ int cmd_replay(int argc, char **argv)
 {
 	g_autofree char *gov = NULL, *states = NULL, *mode = NULL, *decisions = NULL;
 	g_auto(GStrv) params = NULL;
-	gboolean check = FALSE, digest = FALSE, dump = FALSE;
+	gboolean check = FALSE, digest = FALSE, dump = FALSE, exit_free = FALSE;
 	gint64 seed = -1;
 	GOptionEntry entries[] = {
 		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &gov, "governor", "NAME" },
@@ -64,6 +64,7 @@ int cmd_replay(int argc, char **argv)
 		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &params, "set a param: key=value", "KV" },
 		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, "exact (default with --check) or model", "MODE" },
 		{ "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "seed of the governor's random stream", "N" },
+		{ "exit-free", 0, 0, G_OPTION_ARG_NONE, &exit_free, "model mode: the machine's idle states cost nothing to leave: a recorded period's length holds no exit latency (a TCG guest; default: it holds the kernel's state's, as on hardware)", NULL },
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("TRACE - replay one governor decision by decision");
@@ -111,6 +112,7 @@ int cmd_replay(int argc, char **argv)
 	if (!in)
 		goto fail;
 	g.seed = is_run_seed(seed, &in->hdr);
+	in->exit_free = exit_free;
 	g.observer = on_decision;
 	g.observer_ctx = &rc;
 	if (!is_run_build(in, smode, &g, 1, &err))

@@ -70,6 +70,7 @@ int cmd_run(int argc, char **argv)
 	g_autofree char *mode = NULL, *baseline = NULL, *out = NULL, *window = NULL;
 	g_auto(GStrv) params = NULL;
 	gint64 seed = -1, wfrom = 0, wto = 0, overrun = -1, late = -1;
+	gboolean exit_free = FALSE;
 	GOptionEntry entries[] = {
 		{ "trace", 't', 0, G_OPTION_ARG_FILENAME, &trace, "trace to replay (text or binary)", "FILE" },
 		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &govs, "governors, comma-separated", "NAME[,NAME...]" },
@@ -82,6 +83,7 @@ int cmd_run(int argc, char **argv)
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "write the report here (complete or not at all)", "FILE" },
 		{ "poll-overrun-ns", 0, 0, G_OPTION_ARG_INT64, &overrun, "the machine's poll overrun in the model: a poll lasts cpuidle_poll_time() plus this (default: the trace's poll_overrun_ns, else 0)", "N" },
 		{ "tick-late-ns", 0, 0, G_OPTION_ARG_INT64, &late, "the machine's tick lateness in the model: a retained tick's interrupt arrives this long after its expiry (default: the trace's tick_late_ns, else 0)", "N" },
+		{ "exit-free", 0, 0, G_OPTION_ARG_NONE, &exit_free, "the machine's idle states cost nothing to leave: a recorded period's length holds no exit latency (a TCG guest; default: it holds the kernel's state's, as on hardware)", NULL },
 		{ "window", 0, 0, G_OPTION_ARG_STRING, &window, "measure only the records starting in [FROM, TO) (trace time, ns); the governors run on every record", "FROM_NS,TO_NS" },
 		G_OPTION_ENTRY_NULL
 	};
@@ -145,7 +147,7 @@ int cmd_run(int argc, char **argv)
 		.govs = govs, .params = params, .baseline = baseline, .mode = smode,
 		.seed = seed, .format = format, .out = out,
 		.window_from_ns = wfrom, .window_to_ns = wto, .poll_overrun_ns = overrun,
-		.tick_late_ns = late,
+		.tick_late_ns = late, .exit_free = exit_free,
 	};
 	code = cli_run(&ro);
 out:
@@ -200,6 +202,7 @@ int cli_run(const struct cli_run_opts *ro)
 		in->poll_overrun_ns = ro->poll_overrun_ns;
 	if (ro->tick_late_ns >= 0)
 		in->tick_late_ns = ro->tick_late_ns;
+	in->exit_free = ro->exit_free;
 	in->measure_from_ns = ro->window_from_ns;
 	in->measure_to_ns = ro->window_to_ns;
 	rep.window_from_ns = ro->window_from_ns;

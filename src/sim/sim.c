@@ -41,6 +41,27 @@
  *    kernel measures around the enter call) includes it.  Entry latency and
  *    the governor's own run time are not modelled: a re-selection after a
  *    tick or poll-limit wakeup starts when the previous state was left.
+ *  - A recorded period's length already holds the exit latency of the
+ *    state the kernel entered (the kernel's own measurement, and a stock
+ *    capture's exit event, come after it): the wakeup event is taken that
+ *    much before the record's end (not before its start), so that the
+ *    kernel's state gives back the kernel's measured residency and
+ *    another state shifts it by the difference of the exit latencies.
+ *    Where the machine paid less than the table's exit latency the
+ *    kernel's own state is still exact; a machine that pays none (a TCG
+ *    guest: is_sim_config.exit_free) records the wakeup itself.  Until
+ *    2026-12-06 the model added the exit latency to a duration that held
+ *    it already, and on the guests this was the first place the model's
+ *    history parted from the kernel's (docs/model.md).
+ *  - A record that the kernel's retained tick ended (cause tick in a stock
+ *    import; got_tick in a non-polling state in the series' events) says
+ *    when this CPU's tick interrupt came: a tick the model keeps, due
+ *    before the record's end, ends the period there, with got_tick,
+ *    whatever the machine's median tick lateness.  Before, the lateness
+ *    put the model's tick after the record's end in about half of them
+ *    (no got_tick: menu learnt a 10 ms interval where the kernel's
+ *    learnt a long one) or before it (a re-selection the kernel did not
+ *    make), as the poll limit's median overrun once did.
  *  - The tick stays stopped into the next record only if the wakeup ran no
  *    task (record flag nw), as tick_nohz_idle_exit() restarts it otherwise.
  *    When it is stopped, tick_nohz_get_sleep_length()'s *delta_next is the
@@ -387,7 +408,21 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 				(rec->has & IS_HAS_KSTATE) && rec->kstate >= 0 &&
 				rec->kstate < drv->count &&
 				(drv->s[rec->kstate].flags & IS_STATE_POLLING));
+	/* the kernel's retained tick ended the recorded period */
+	const bool rec_tick = rec->cause == IS_CAUSE_TICK ||
+			      ((rec->has & IS_HAS_GT) && (rec->flags & IS_F_GT) &&
+			       (rec->has & IS_HAS_KSTATE) && rec->kstate >= 0 &&
+			       rec->kstate < drv->count &&
+			       !(drv->s[rec->kstate].flags & IS_STATE_POLLING));
 	struct is_scorer *score = &c->score;
+
+	/* the recorded length holds the kernel's state's exit latency */
+	if (!s->cfg.exit_free && (rec->has & IS_HAS_KSTATE) && rec->kstate >= 0 && rec->kstate < drv->count &&
+	    !(drv->s[rec->kstate].flags & IS_STATE_POLLING)) {
+		const int64_t paid = drv->s[rec->kstate].exit_latency_ns;
+
+		left = left > paid ? left - paid : 0;
+	}
 	/* What stays the same over the re-selections of one record. */
 	struct is_gov_call call = {
 		.latency_req_ns = rec->lat_ns,
@@ -454,7 +489,10 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			tick_in = !stopped && delta_tick < end;
 			exit_lat = 0;
 		} else {
-			if (!stopped && delta_tick < end) {
+			if (!stopped && rec_tick && next_tick - t <= end) {
+				/* the recorded tick: at the record's end */
+				cause = IS_CAUSE_TICK;
+			} else if (!stopped && delta_tick < end) {
 				end = delta_tick > 0 ? delta_tick : 0;
 				cause = IS_CAUSE_TICK;
 			}
