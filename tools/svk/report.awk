@@ -343,19 +343,25 @@ END {
 	printf "- The guest's method: exact replay vs sysfs, largest share difference %s pp.\n", f2(sysfs_worst)
 	printf "- Self-replay: state agreement above the other governor's in %d of %d cells; largest energy error %s%%; at most %s model selections per kernel selection.\n", self_other, self_n, f1(self_energy), f2(self_sel)
 	if (check) {
-		# What holds today (CI's reduced run, 3 s runs; docs/sim-vs-kernel.md):
-		# the kernel's side agrees with its sysfs counters (a long period
-		# across a marker weighs more in a short run), self-replay beats
-		# always polling, its energy is within 25% and it makes at most 2
-		# selections per kernel selection (the storms of 2026-12-06: 31%
-		# and 99x before).  Not checked: beating the other governor (teo's
-		# self-replay on x86_64 pgbench fell below menu's in one CI run:
-		# 69.9% against 77.8%), nor energy within 15% (teo: 12.2% there).
-		if (sysfs_worst > 5) fail = fail "exact replay vs sysfs differ by more than 5 pp; "
+		# What holds today on CI's reduced run (x86_64, pgbench, menu and
+		# teo, seeds 1 and 2, 3 s) on the deterministic guest (QEMU's
+		# instruction-count clock, the same kernel and image bytes on any
+		# machine: docs/kernel-validation.md): its figures do not depend
+		# on the host's load.  Measured 2026-12-06: the kernel's side
+		# agrees with its sysfs counters within 0.73 pp (a long period
+		# across a marker weighs more in a short run); self-replay
+		# agrees in 63.7% of periods at the lowest (teo, seed 1; seed 2
+		# 89.7%; menu 96.8-97.9%), its largest energy error is 18.0%
+		# (teo; menu 5.1%), 1.31 model selections per kernel selection.
+		# On the real-time TCG guest the checks were sysfs 5 pp, above
+		# always polling, energy 25%, selections 2; the agreement check
+		# is new.
+		if (sysfs_worst > 2) fail = fail "exact replay vs sysfs differ by more than 2 pp; "
 		if (self_poll < self_n) fail = fail "a self-replay agrees less than always polling; "
+		if (self_worst < 55) fail = fail "a self-replay agrees in less than 55% of its periods; "
 		if (self_energy > 25) fail = fail "a self-replay's energy is off by more than 25%; "
-		if (self_sel > 2) fail = fail "a self-replay makes more than 2 selections per kernel selection; "
+		if (self_sel > 1.6) fail = fail "a self-replay makes more than 1.6 selections per kernel selection; "
 		if (fail != "") { print "check failed: " fail > "/dev/stderr"; exit 1 }
-		print "check passed: sysfs, always-poll baseline, energy, selections" > "/dev/stderr"
+		print "check passed: sysfs, always-poll baseline, agreement, energy, selections" > "/dev/stderr"
 	}
 }
