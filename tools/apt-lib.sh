@@ -113,12 +113,19 @@ apt_download_foreign() {
 	_apt_update_opts="-o APT::Architecture=$_apt_arch -o APT::Architectures::=$_apt_arch
 		-o Dir::State::Lists=$_apt_state/lists -o Dir::State::status=$_apt_state/status
 		-o Dir::Cache=$_apt_state/cache -o APT::Sandbox::User=root"
-	if apt_retry "downloading $_apt_pkgs for $_apt_arch" _apt_download; then
+	_apt_private_download "for $_apt_arch"
+}
+
+# _apt_private_download WHERE: download $_apt_pkgs into $_apt_dest with the
+# private apt state of $_apt_update_opts, retried; a failure names the
+# packages no index has
+_apt_private_download() {
+	if apt_retry "downloading $_apt_pkgs $1" _apt_download; then
 		return 0
 	fi
 	# shellcheck disable=SC2086
 	apt_unavailable "$_apt_update_opts" $_apt_pkgs
-	apt_say "FAILED to download $_apt_pkgs for $_apt_arch"
+	apt_say "FAILED to download $_apt_pkgs $1"
 	return 1
 }
 
@@ -150,6 +157,8 @@ apt_download_suite() {
 	_apt_dest=$3
 	shift 3
 	_apt_pkgs="$*"
+	# the URI and the keyring, as two words
+	# shellcheck disable=SC2046
 	set -- $(apt_debian_source)
 	if [ -z "${1:-}" ]; then
 		apt_say "no Debian archive among the host's apt sources: cannot reach $_apt_suite"
@@ -162,11 +171,5 @@ apt_download_suite() {
 	_apt_update_opts="-o Dir::Etc::SourceList=/dev/null -o Dir::Etc::SourceParts=$_apt_state/sources
 		-o Dir::State::Lists=$_apt_state/lists -o Dir::State::status=$_apt_state/status
 		-o Dir::Cache=$_apt_state/cache -o APT::Sandbox::User=root"
-	if apt_retry "downloading $_apt_pkgs from $_apt_suite" _apt_download; then
-		return 0
-	fi
-	# shellcheck disable=SC2086
-	apt_unavailable "$_apt_update_opts" $_apt_pkgs
-	apt_say "FAILED to download $_apt_pkgs from $_apt_suite"
-	return 1
+	_apt_private_download "from $_apt_suite"
 }
