@@ -346,9 +346,9 @@ END {
 		# What holds today on CI's reduced run (x86_64, pgbench, menu and
 		# teo, seeds 1 and 2, 3 s) on the deterministic guest (QEMU's
 		# instruction-count clock, the same kernel and image bytes on any
-		# machine: docs/kernel-validation.md): the same figures on every
-		# run, whatever the host's load.  Measured 2026-12-06 (a clean
-		# clone's tools/test-all beside a CPU-bound load): the kernel's
+		# machine: docs/kernel-validation.md): its 3 s runs were the same
+		# bytes in two clean clones' runs beside a CPU-bound load (a 5 s
+		# run of validate's once was not).  Measured 2026-12-06: the kernel's
 		# side agrees with its sysfs counters within 0.29 pp (a long
 		# period across a marker weighs more in a short run); self-replay
 		# agrees in 63.7% of periods at the lowest (teo; menu 98.2%); its
