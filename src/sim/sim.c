@@ -392,6 +392,14 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	return true;
 }
 
+/* The state the kernel entered in @rec: 1 a polling one, 0 another, -1 none recorded. */
+static int kstate_polls(const struct is_record *rec, const struct is_state_table *drv)
+{
+	if (!(rec->has & IS_HAS_KSTATE) || rec->kstate < 0 || rec->kstate >= drv->count)
+		return -1;
+	return !!(drv->s[rec->kstate].flags & IS_STATE_POLLING);
+}
+
 static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
 		       GError **error)
 {
@@ -402,23 +410,17 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	int64_t next_tick = sat_add(rec->t_ns, rec->tick_ns);
 	int64_t entry = t;        /* ts->idle_entrytime */
 	bool ts = c->tick_stopped, cont = false;
+	const int kpoll = kstate_polls(rec, drv);
 	/* the kernel's poll time limit ended the recorded period */
 	const bool rec_limit = rec->cause == IS_CAUSE_POLL ||
-			       ((rec->has & IS_HAS_PL) && (rec->flags & IS_F_PL) &&
-				(rec->has & IS_HAS_KSTATE) && rec->kstate >= 0 &&
-				rec->kstate < drv->count &&
-				(drv->s[rec->kstate].flags & IS_STATE_POLLING));
+			       ((rec->has & IS_HAS_PL) && (rec->flags & IS_F_PL) && kpoll == 1);
 	/* the kernel's retained tick ended the recorded period */
 	const bool rec_tick = rec->cause == IS_CAUSE_TICK ||
-			      ((rec->has & IS_HAS_GT) && (rec->flags & IS_F_GT) &&
-			       (rec->has & IS_HAS_KSTATE) && rec->kstate >= 0 &&
-			       rec->kstate < drv->count &&
-			       !(drv->s[rec->kstate].flags & IS_STATE_POLLING));
+			      ((rec->has & IS_HAS_GT) && (rec->flags & IS_F_GT) && kpoll == 0);
 	struct is_scorer *score = &c->score;
 
 	/* the recorded length holds the kernel's state's exit latency */
-	if (!s->cfg.exit_free && (rec->has & IS_HAS_KSTATE) && rec->kstate >= 0 && rec->kstate < drv->count &&
-	    !(drv->s[rec->kstate].flags & IS_STATE_POLLING)) {
+	if (!s->cfg.exit_free && kpoll == 0) {
 		const int64_t paid = drv->s[rec->kstate].exit_latency_ns;
 
 		left = left > paid ? left - paid : 0;
