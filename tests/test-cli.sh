@@ -233,6 +233,14 @@ expect 2 "--to" -- "$IDLESIM" convert "$S" -o "$T/y" --to xml
 expect 0 "ladder: 1500 decisions compared, 0 mismatches" -- "$IDLESIM" replay --check -g ladder "$TRACES/recorded.trace"
 expect 1 "first mismatch: record" -- "$IDLESIM" replay --check -g oracle "$TRACES/recorded.trace"
 expect 1 "field 'k' is required" -- "$IDLESIM" replay --check -g ladder "$S"
+# --inputs: in exact mode, each selection with the recorded inputs and
+# reflect values (record 1 of recorded.trace, by hand: CPU 1 at 14216 ns,
+# ladder's state 1, stop, sleep not read, sleep 42362, delta_next 9985784,
+# no latency limit, entered 1, idle 42362, lres and span 43362, timer)
+"$IDLESIM" replay -g ladder -m exact --inputs "$T/in.txt" "$TRACES/recorded.trace" >/dev/null &&
+	[ "$(head -1 "$T/in.txt")" = "1 0 14216 0 1 1 0 0 42362 9985784 2147483647000 1 42362 43362 43362 timer 0 0" ] &&
+	[ "$(wc -l < "$T/in.txt")" -eq 1500 ] && ok || bad "replay --inputs"
+expect 1 "--inputs $T/odir: Is a directory" -- "$IDLESIM" replay -g ladder --inputs "$T/odir" "$S"
 
 # --- import of the kernel series' trace events
 expect 0 "2 records (1 not entered) on 2 CPUs" "2 partial periods" "2 other events ignored" \

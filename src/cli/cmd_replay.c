@@ -11,7 +11,7 @@
 
 struct replay_ctx {
 	GChecksum *sum;
-	FILE *dec;
+	FILE *dec, *inputs;
 	bool check;
 	uint64_t compared, mismatches;
 	struct is_decision first;
@@ -31,6 +31,15 @@ static void on_decision(void *p, const struct is_decision *d)
 		g_checksum_update(c->sum, (const guchar *)line, n);
 	if (c->dec)
 		fputs(line, c->dec);
+	if (c->inputs)
+		fprintf(c->inputs,
+			"%d %" G_GUINT64_FORMAT " %" G_GINT64_FORMAT " %d %d %d %d %d %" G_GINT64_FORMAT
+			" %" G_GINT64_FORMAT " %" G_GINT64_FORMAT " %d %" G_GINT64_FORMAT " %" G_GINT64_FORMAT
+			" %" G_GINT64_FORMAT " %s %d %d\n",
+			d->cpu, d->record, d->t_ns, d->continuation, d->state, d->stop_tick,
+			d->sleep_length_read, d->tick_stopped, d->sleep_ns, d->delta_next_ns,
+			d->latency_req_ns, d->entered, d->idle_ns, d->last_residency_ns, d->span_ns,
+			is_cause_name(d->cause), d->got_tick, d->poll_time_limit);
 	if (!c->check || d->continuation || !(d->rec->has & IS_HAS_KSTATE))
 		return;
 	c->compared++;
@@ -50,6 +59,7 @@ static void on_decision(void *p, const struct is_decision *d)
 int cmd_replay(int argc, char **argv)
 {
 	g_autofree char *gov = NULL, *states = NULL, *mode = NULL, *decisions = NULL;
+	g_autofree char *inputs = NULL;
 	g_auto(GStrv) params = NULL;
 	gboolean check = FALSE, digest = FALSE, dump = FALSE, exit_free = FALSE;
 	gint64 seed = -1;
@@ -60,6 +70,11 @@ int cmd_replay(int argc, char **argv)
 		{ "dump-state", 0, 0, G_OPTION_ARG_NONE, &dump,
 		  "print each CPU's final governor state (wteo: the weight matrix, as the kernel's debugfs wteo/weights)", NULL },
 		{ "decisions", 0, 0, G_OPTION_ARG_FILENAME, &decisions, "write 'cpu t_ns state stop_tick sleep_read' lines", "FILE" },
+		{ "inputs", 0, 0, G_OPTION_ARG_FILENAME, &inputs,
+		  "write every selection with the governor's inputs and what its reflect was told: "
+		  "'cpu record t_ns continuation state stop_tick sleep_read tick_stopped sleep_ns delta_next_ns "
+		  "latency_req_ns entered idle_ns last_residency_ns span_ns cause got_tick poll_time_limit' "
+		  "(the recorded values in exact mode, the model's in model mode)", "FILE" },
 		{ "states", 's', 0, G_OPTION_ARG_FILENAME, &states, "state table (default: the trace's)", "NAME|FILE|DIR" },
 		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &params, "set a param: key=value", "KV" },
 		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, "exact (default with --check) or model", "MODE" },
@@ -72,7 +87,7 @@ int cmd_replay(int argc, char **argv)
 	struct is_run_gov g = { 0 };
 	struct is_run_input *in = NULL;
 	enum is_sim_mode smode;
-	struct cli_out o = { 0 };
+	struct cli_out o = { 0 }, oi = { 0 };
 	uint64_t records;
 	GError *err = NULL;
 	int code, failed;
@@ -84,7 +99,8 @@ int cmd_replay(int argc, char **argv)
 		cli_error("replay needs one TRACE and --governor NAME (see --help)");
 		return EXIT_USAGE;
 	}
-	if (!cli_out_check("--decisions", decisions, &code))
+	if (!cli_out_check("--decisions", decisions, &code) ||
+	    !cli_out_check("--inputs", inputs, &code))
 		return code;
 	if (seed < -1) {  /* -1, the default: the trace's seed, else 1 */
 		cli_error("--seed must be >= 0");
@@ -127,6 +143,13 @@ int cmd_replay(int argc, char **argv)
 		}
 		rc.dec = o.f;
 	}
+	if (inputs) {
+		if (!cli_out_open(&oi, inputs)) {
+			code = EXIT_RUNTIME;
+			goto out;
+		}
+		rc.inputs = oi.f;
+	}
 	if (!is_run_execute(in, &g, 1, &records, &failed, &err)) {
 		g_prefix_error(&err, "%s: ", argv[1]);
 		goto fail;
@@ -137,6 +160,12 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	rc.dec = NULL;
+	if (rc.inputs && !cli_out_commit(&oi)) {
+		rc.inputs = NULL;
+		code = EXIT_RUNTIME;
+		goto out;
+	}
+	rc.inputs = NULL;
 	code = EXIT_OK;
 	if (digest)
 		printf("%s %s %s\n", g_checksum_get_string(rc.sum), g.gov->name, argv[1]);
@@ -179,6 +208,8 @@ fail:
 out:
 	if (rc.dec)
 		cli_out_abort(&o);
+	if (rc.inputs)
+		cli_out_abort(&oi);
 	if (rc.sum)
 		g_checksum_free(rc.sum);
 	is_run_gov_clear(&g, 1);
