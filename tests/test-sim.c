@@ -240,9 +240,111 @@ static void test_exit_latency_recorded(void **state)
 		script.state = 4;
 		script.stop = true;
 		assert_true(is_sim_feed(s, &r, NULL));
-		assert_int_equal(script.s[0].w_lres, 210000);
+		/* and it resumes at once: no exit latency on top either */
+		assert_int_equal(script.s[0].w_lres, 200000);
+		assert_int_equal(script.s[0].w_now, 201000);
 		is_sim_free(s);
 	}
+}
+
+/*
+ * A record whose kernel polled and was woken before its poll noticed the
+ * limit: snooze for 18 us where cpuidle_poll_time() is 10 us (stop0_lite),
+ * no overrun.  The series says so with pl=0 on a polling state, a stock
+ * import with a cause other than poll: one selection, ended by the wakeup
+ * at 18 us.  A record with no kernel state (a workload's) is cut at the
+ * limit: a poll-limit wakeup at 10 us, then one more selection.
+ */
+static void test_poll_no_limit_recorded(void **state)
+{
+	static const struct {
+		int kstate;
+		bool series;
+		int n;
+		int64_t lres;
+		bool pl;
+	} c[] = {
+		{ 0, true, 1, 18000, false },
+		{ 0, false, 1, 18000, false },
+		{ -1, false, 2, 10000, true },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct is_sim *s = mk(1, IS_SIM_MODEL, 1);
+		struct is_record r = idle(0, 1000, 900000, 5000000, 18000, IS_CAUSE_IRQ);
+
+		if (c[i].kstate >= 0) {
+			r.has = IS_HAS_KSTATE | (c[i].series ? IS_HAS_PL : 0);
+			r.kstate = (uint8_t)c[i].kstate;
+		}
+		script.state = 0;
+		script.stop = false;
+		assert_true(is_sim_feed(s, &r, NULL));
+		assert_int_equal(script.n, c[i].n);
+		assert_int_equal(script.s[0].w_lres, c[i].lres);
+		assert_int_equal(script.s[0].w_pl, c[i].pl);
+		is_sim_free(s);
+	}
+}
+
+/*
+ * The series' records whose governor read no sleep length carry 0 for it
+ * and for the tick ("not read").  CPU 0, HZ=100:
+ *  1: at 1000, read: sleep 900 us (a timer at 901000), delta_next 4 ms
+ *     with the tick running: its grid is 4001000 + k * 10 ms.
+ *  2: at 2 ms, not read, 100 us of idle: the timer of record 1 is gone
+ *     (901000 < 2 ms): the sleep length is the time to the record's
+ *     wakeup, 100 us less the 2 us exit latency of stop0 (the kernel's
+ *     state in every record here); the tick 2.001 ms ahead (4001000).
+ *  3: at 5 ms, not read, 60 us: sleep 58 us; the tick's next expiry is
+ *     14001000, 9.001 ms ahead; the timer read in 4 (below) is not there
+ *     yet.
+ *  4: at 6 ms, read: sleep 3 ms (a timer at 9 ms), delta_next 8.2 ms
+ *     from an entry time 199 us before the select (one after a poll
+ *     limit shares the entry time of the one before): 14200000 is a later
+ *     reading of the same grid point, and the grid of record 1 stays.
+ *  5: at 7 ms, not read, 50 us: the timer at 9 ms is 2 ms ahead; the tick
+ *     7.001 ms ahead.
+ *  6: at 8 ms, not read, 40 us, in stop0 (not polling) with gt=1: the
+ *     kernel's tick ended it, so it was due by its end: delta_next 40 us
+ *     less stop0's 2 us exit latency, and the model's tick ends it there.
+ */
+static void test_unread_inputs(void **state)
+{
+	static const struct {
+		int64_t t, sleep, tick, w;
+		bool slr, gt;
+		int64_t want_sleep, want_delta;
+		bool want_gt;
+	} c[] = {
+		{ 1000, 900000, 4000000, 50000, true, false, 900000, 4000000, false },
+		{ 2000000, 0, 0, 100000, false, false, 98000, 2001000, false },
+		{ 5000000, 0, 0, 60000, false, false, 58000, 9001000, false },
+		{ 6000000, 3000000, 8200000, 30000, true, false, 3000000, 8200000, false },
+		{ 7000000, 0, 0, 50000, false, false, 2000000, 7001000, false },
+		{ 8000000, 0, 0, 40000, false, true, 1000000, 38000, true },
+	};
+	struct is_sim *s = mk(1, IS_SIM_MODEL, 1);
+
+	(void)state;
+	script.state = 2;
+	script.stop = false;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct is_record r = idle(0, c[i].t, c[i].sleep, c[i].tick, c[i].w, IS_CAUSE_UNKNOWN);
+
+		r.has = IS_HAS_KSTATE | IS_HAS_SLR | IS_HAS_GT;
+		r.kstate = 2;
+		r.flags = (c[i].slr ? IS_F_SLR : 0) | (c[i].gt ? IS_F_GT : 0);
+		script.n = script.nw = 0;
+		assert_true(is_sim_feed(s, &r, NULL));
+		assert_int_equal(script.n, 1);
+		if (c[i].slr || !c[i].gt)
+			assert_int_equal(script.s[0].sleep, c[i].want_sleep);
+		assert_int_equal(script.s[0].delta, c[i].want_delta);
+		assert_int_equal(script.s[0].w_gt, c[i].want_gt);
+	}
+	is_sim_free(s);
 }
 
 /*
@@ -729,6 +831,8 @@ int main(void)
 		cmocka_unit_test(test_exit_latency_recorded),
 		cmocka_unit_test(test_tick_recorded),
 		cmocka_unit_test(test_poll_limit_recorded),
+		cmocka_unit_test(test_poll_no_limit_recorded),
+		cmocka_unit_test(test_unread_inputs),
 		cmocka_unit_test(test_sleep_floor),
 		cmocka_unit_test(test_poll_then_tick),
 		cmocka_unit_test(test_nowork),

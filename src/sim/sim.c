@@ -49,7 +49,10 @@
  *    another state shifts it by the difference of the exit latencies.
  *    Where the machine paid less than the table's exit latency the
  *    kernel's own state is still exact; a machine that pays none (a TCG
- *    guest: is_sim_config.exit_free) records the wakeup itself.  Until
+ *    guest: is_sim_config.exit_free) records the wakeup itself, and its
+ *    states cost nothing to leave in the model either: the CPU resumes
+ *    at the wakeup and last_residency_ns is the time to it (the ppc64le
+ *    guest's kernel measures exactly its recorded length).  Until
  *    2026-12-06 the model added the exit latency to a duration that held
  *    it already, and on the guests this was the first place the model's
  *    history parted from the kernel's (docs/model.md).
@@ -115,6 +118,13 @@ struct sim_cpu {
 	uint64_t rng;
 	bool tick_stopped;
 	int64_t poll_lim;         /* for env.disabled (INT64_MAX: none) */
+	/*
+	 * What the kernel's last sleep-length read said, for the records
+	 * whose governor did not read one (model mode): a tick expiry
+	 * (tick_at, with the tick running) and the next timer's expiry
+	 * (timer_at); INT64_MIN: none seen yet.
+	 */
+	int64_t tick_at, timer_at;
 	struct is_scorer score;
 	struct is_metrics_acc acc;
 	struct is_metrics m;      /* is_sim_cpu_metrics()'s copy */
@@ -238,6 +248,7 @@ struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 		c->env.inst = s->inst;
 		/* Per-CPU stream: independent of thread count and CPU order. */
 		c->rng = cfg->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1));
+		c->tick_at = c->timer_at = INT64_MIN;
 		set_disabled(s, c, cfg->disabled);
 		is_metrics_acc_init(&c->acc);
 		c->gov = cfg->gov->state_size ? g_malloc0(cfg->gov->state_size) : NULL;
@@ -392,6 +403,7 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	return true;
 }
 
+
 /* The state the kernel entered in @rec: 1 a polling one, 0 another, -1 none recorded. */
 static int kstate_polls(const struct is_record *rec, const struct is_state_table *drv)
 {
@@ -400,20 +412,85 @@ static int kstate_polls(const struct is_record *rec, const struct is_state_table
 	return !!(drv->s[rec->kstate].flags & IS_STATE_POLLING);
 }
 
+/*
+ * The sleep length and tick of a record whose governor read none (the
+ * series' events with slr=0 carry 0 for both, "not read", not "now"),
+ * for the model's own timeline and for a model governor that reads them
+ * where the kernel's did not.  The tick keeps its grid: the next expiry
+ * after @t on the grid of the last one this CPU read (one tick from @t if
+ * none yet).  No timer of the CPU expired before the record's end (or it
+ * would have ended there), and a timer read before is still pending if it
+ * lies ahead: the sleep length reaches the later of the two.  Before
+ * 2026-12-06 the model took the zeros as read: its tick was due at once
+ * and cut the period where the kernel slept on (the ppc64le guest's teo
+ * on hackbench: first divergence at its 856th period).  Learnt from the
+ * records that read them, otherwise.
+ */
+static void unread_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
+			  int64_t left, int64_t *sleep, int64_t *tick)
+{
+	const int64_t t = rec->t_ns, tick_nsec = s->tick_nsec;
+
+	if (!(rec->has & IS_HAS_SLR))
+		return;
+	if (rec->flags & IS_F_SLR) {
+		c->timer_at = sat_add(t, rec->sleep_ns);
+		if (!(rec->flags & IS_F_TS)) {
+			/*
+			 * The kernel measured delta_next from idle_entrytime,
+			 * at or before the select (a select after a poll limit
+			 * shares its entry time with the one before): t plus
+			 * it is the expiry or later, so the earliest reading
+			 * of one grid is the best.
+			 */
+			int64_t at = sat_add(t, rec->tick_ns), d = INT64_MAX;
+
+			if (c->tick_at != INT64_MIN) {
+				d = (at - c->tick_at) % tick_nsec;
+				if (d < 0)
+					d += tick_nsec;
+				if (d > tick_nsec / 2)
+					d -= tick_nsec;
+			}
+			if (d == INT64_MAX || d < 0 || d > tick_nsec / 4)
+				c->tick_at = at;
+		}
+		return;
+	}
+	if (c->tick_at == INT64_MIN)
+		*tick = tick_nsec;
+	else if (c->tick_at >= t)
+		*tick = c->tick_at - t;
+	else
+		*tick = (tick_nsec - (t - c->tick_at) % tick_nsec) % tick_nsec;
+	/* the kernel's retained tick ended it: it was due by the end */
+	if ((rec->has & IS_HAS_GT) && (rec->flags & IS_F_GT) && kstate_polls(rec, s->cfg.states) == 0 &&
+	    *tick > left)
+		*tick = left;
+	*sleep = left;
+	if (c->timer_at != INT64_MIN && c->timer_at - t > left)
+		*sleep = c->timer_at - t;
+}
+
 static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
 		       GError **error)
 {
 	const struct is_governor *g = s->cfg.gov;
 	const struct is_state_table *drv = s->cfg.states;
 	const int64_t tick_nsec = s->tick_nsec, tick_late = s->cfg.tick_late_ns;
-	int64_t t = rec->t_ns, left = rec->idle_ns, sleep = rec->sleep_ns;
-	int64_t next_tick = sat_add(rec->t_ns, rec->tick_ns);
+	int64_t t = rec->t_ns, left = rec->idle_ns, sleep = rec->sleep_ns, rtick = rec->tick_ns;
+	int64_t next_tick;
 	int64_t entry = t;        /* ts->idle_entrytime */
 	bool ts = c->tick_stopped, cont = false;
 	const int kpoll = kstate_polls(rec, drv);
 	/* the kernel's poll time limit ended the recorded period */
 	const bool rec_limit = rec->cause == IS_CAUSE_POLL ||
 			       ((rec->has & IS_HAS_PL) && (rec->flags & IS_F_PL) && kpoll == 1);
+	/*
+	 * the kernel's poll in this record ended by its wakeup before it
+	 * noticed its limit (poll_idle() reads the clock every 200 loops)
+	 */
+	const bool rec_nolimit = kpoll == 1 && !rec_limit;
 	/* the kernel's retained tick ended the recorded period */
 	const bool rec_tick = rec->cause == IS_CAUSE_TICK ||
 			      ((rec->has & IS_HAS_GT) && (rec->flags & IS_F_GT) && kpoll == 0);
@@ -425,6 +502,8 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 
 		left = left > paid ? left - paid : 0;
 	}
+	unread_inputs(s, c, rec, left, &sleep, &rtick);
+	next_tick = sat_add(rec->t_ns, rtick);
 	/* What stays the same over the re-selections of one record. */
 	struct is_gov_call call = {
 		.latency_req_ns = rec->lat_ns,
@@ -483,7 +562,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			if (rec_limit) {
 				cause = IS_CAUSE_POLL;
 				pl = true;
-			} else if (end > c->poll_lim) {
+			} else if (end > c->poll_lim && !rec_nolimit) {
 				end = c->poll_lim;
 				cause = IS_CAUSE_POLL;
 				pl = true;
@@ -498,7 +577,8 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 				end = delta_tick > 0 ? delta_tick : 0;
 				cause = IS_CAUSE_TICK;
 			}
-			exit_lat = score->delay[idx];
+			/* an exit-free machine resumes at the wakeup */
+			exit_lat = s->cfg.exit_free ? 0 : score->delay[idx];
 		}
 		lres = end + exit_lat;
 		c->env.last_residency_ns = lres;
