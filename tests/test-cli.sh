@@ -250,6 +250,23 @@ cmp -s "$T/imp.trace" "$TESTDATA/cpuidle-events.expected.trace" && ok || bad "im
 # is hand-made and not (fresh TEO would read the sleep length): 1 mismatch.
 expect 1 "teo-6.12: 2 decisions compared, 1 mismatches" "first mismatch: record 2 cpu 1" \
 	-- "$IDLESIM" replay --check -g teo-6.12 "$T/imp.trace"
+# nw=1 where the tick stayed stopped from one pass to the next (no task
+# ran between them): pass 1 stops the tick, pass 2 finds it stopped and
+# keeps it so, pass 3 finds it running again (a task ran after pass 2).
+# Passes 1 and 2 by hand: nw=1 on pass 1 only.  The input is xz (the
+# importer reads compressed series captures too).
+kpass() { # TIME STOP TSTOPPED
+	printf '          <idle>-0       [000] d..1.     %s0: cpuidle_select: cpu_id=0 state=4 stop_tick=%s tick_stopped=%s latency_req=2147483647000\n' "$1" "$2" "$3"
+	printf '          <idle>-0       [000] d..1.     %s5: cpuidle_got_tick: cpu_id=0 got_tick=0\n' "$1"
+	printf '          <idle>-0       [000] d..1.     %s6: cpuidle_reflect: cpu_id=0 state=4 last_residency_ns=400000 poll_time_limit=0\n' "$1"
+}
+{ kpass 1.00000 1 0; kpass 1.00100 1 1; kpass 1.00200 0 0; } | xz > "$T/nw.txt.xz"
+if "$IDLESIM" import -q -s power9 --format cpuidle-events "$T/nw.txt.xz" -o "$T/nw.trace"; then
+	[ "$(grep '^I' "$T/nw.trace" | grep -c ' nw=1')" = 1 ] && grep '^I' "$T/nw.trace" | head -1 | grep -q ' nw=1' &&
+		ok || bad "import --format cpuidle-events: nw=1 not on the first pass alone"
+else
+	bad "import --format cpuidle-events of an xz capture"
+fi
 { head -8 "$TESTDATA/cpuidle-events.txt"; echo "CPU:1 [LOST 42 EVENTS]"; tail -n +9 "$TESTDATA/cpuidle-events.txt"; } > "$T/lost.txt"
 expect 1 "lost.txt:9: field 'events'" "lost events" -- "$IDLESIM" import -s power9 --format cpuidle-events "$T/lost.txt" -o "$T/lost.trace"
 [ ! -e "$T/lost.trace" ] && ok || bad "import left a trace behind after an error"

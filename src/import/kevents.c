@@ -69,6 +69,34 @@ struct item {
 	uint64_t seq;
 };
 
+/*
+ * nw=1 where the events show that the wakeup ran no task: a pass that
+ * stopped the tick (or found it stopped) followed, on its CPU, by a select
+ * that finds it still stopped.  tick_nohz_idle_exit() restarts a stopped
+ * tick whenever the idle loop is left, so the tick stays stopped from one
+ * pass to the next only if no task ran in between.  Where the kernel kept
+ * the tick, the events cannot say (nw unset).  @items: in time order.
+ */
+static void mark_nowork(GArray *items, int maxcpu)
+{
+	g_autofree gint *last = g_new(gint, maxcpu + 1);
+
+	for (int i = 0; i <= maxcpu; i++)
+		last[i] = -1;
+	for (guint i = 0; i < items->len; i++) {
+		struct is_record *r = &g_array_index(items, struct item, i).rec;
+		gint j = last[r->cpu];
+
+		if (j >= 0 && (r->flags & IS_F_TS)) {
+			struct is_record *p = &g_array_index(items, struct item, j).rec;
+
+			if (p->flags & (IS_F_KSTOP | IS_F_TS))
+				p->flags |= IS_F_NOWORK;
+		}
+		last[r->cpu] = (gint)i;
+	}
+}
+
 static int cmp_item(const void *a, const void *b)
 {
 	const struct item *x = a, *y = b;
@@ -90,7 +118,7 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			      const struct is_trace_header *hdr,
 			      struct is_import_stats *stats, GError **error)
 {
-	FILE *f = strcmp(in, "-") == 0 ? stdin : fopen(in, "r");
+	FILE *f = is_open_input(in, error);
 	GArray *items = g_array_new(FALSE, FALSE, sizeof(struct item));
 	struct kcpu *cpu = g_new0(struct kcpu, IS_TRACE_MAX_CPUS);
 	struct is_import_stats st = { 0 };
@@ -103,10 +131,8 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 	int maxcpu = -1;
 
 	is_trace_header_copy(&h, hdr);
-	if (!f) {
-		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: %s", in, g_strerror(errno));
+	if (!f)
 		goto out;
-	}
 	while ((n = getline(&line, &cap, f)) >= 0) {
 		struct ftrace_line l;
 		const char *name, *payload, *why;
@@ -286,7 +312,7 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 	if (ferror(f)) {
 		g_set_error(error, IS_ERROR, IS_ERROR_IO,
 			    "%s: read error after line %" G_GUINT64_FORMAT ": %s", in, st.lines,
-			    g_strerror(errno));
+			    is_input_strerror(errno));
 		goto out;
 	}
 	for (int i = 0; i <= maxcpu; i++)
@@ -298,6 +324,7 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 		goto out;
 	}
 	qsort(items->data, items->len, sizeof(struct item), cmp_item);
+	mark_nowork(items, maxcpu);
 	if (h.cpus <= maxcpu)
 		h.cpus = maxcpu + 1;
 	st.cpus = h.cpus;

@@ -548,6 +548,25 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		if (__builtin_expect(g->needs_recorded, 0) && measured(s, rec))
 			c->acc.tick_assumed += call.recorded_stop < 0;
 		stopped = stop || ts;
+		if (rec->flags & IS_F_REJ) {
+			/*
+			 * The kernel's entry was refused (call_cpuidle(): a
+			 * task woke between select and entry): whatever the
+			 * state, no entry, no reflect, last_residency_ns 0,
+			 * as in feed_exact().
+			 */
+			struct is_gov_wake none = { .entered = -1, .now_ns = t };
+
+			c->env.last_residency_ns = 0;
+			if (measured(s, rec))
+				c->acc.rejected[idx]++;
+			if (s->observer)
+				observe(s, rec, idx, stop, &call, false, &none, 0, rec->cause);
+			c->tick_stopped = stopped && (rec->flags & IS_F_NOWORK);
+			if (s->src && s->src->feedback)
+				s->src->feedback(s->src->ctx, rec->cpu, t);
+			return true;
+		}
 		end = left;
 		tick_in = false;
 		if (score->polling & (1u << idx)) {
@@ -570,8 +589,16 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			tick_in = !stopped && delta_tick < end;
 			exit_lat = 0;
 		} else {
-			if (!stopped && rec_tick && next_tick - t <= end) {
-				/* the recorded tick: at the record's end */
+			if (rec_tick) {
+				/*
+				 * The recorded tick: at the record's end, even
+				 * where the tick seems due later (the kernel
+				 * measured *delta_next from idle_entrytime, up to
+				 * 100 us before the select in the x86_64 guest).
+				 * With the tick stopped, the tick's hrtimer waits
+				 * for the next timer event, and its handler sets
+				 * got_idle_tick all the same (tick_nohz_handler()).
+				 */
 				cause = IS_CAUSE_TICK;
 			} else if (!stopped && delta_tick < end) {
 				end = delta_tick > 0 ? delta_tick : 0;
