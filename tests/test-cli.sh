@@ -250,6 +250,20 @@ cmp -s "$T/imp.trace" "$TESTDATA/cpuidle-events.expected.trace" && ok || bad "im
 # is hand-made and not (fresh TEO would read the sleep length): 1 mismatch.
 expect 1 "teo-6.12: 2 decisions compared, 1 mismatches" "first mismatch: record 2 cpu 1" \
 	-- "$IDLESIM" replay --check -g teo-6.12 "$T/imp.trace"
+# A sorted capture in which CPU 1 sleeps through more events of CPU 0
+# than the reorder window holds (16 here; 65536 by default, which a
+# 400 ms sleep with the tick stopped in the x86_64 guest's rt-app runs
+# passed): it imports, as 21 idle periods (CPU 1's one, CPU 0's 20).
+{
+	echo "          <idle>-0       [001] d..1.     1.000000: cpu_idle: state=1 cpu_id=1"
+	for i in $(seq 10 29); do
+		echo "          <idle>-0       [000] d..1.     1.000${i}0: cpu_idle: state=1 cpu_id=0"
+		echo "          <idle>-0       [000] d..1.     1.000${i}5: cpu_idle: state=4294967295 cpu_id=0"
+	done
+	echo "          <idle>-0       [001] d..1.     1.000500: cpu_idle: state=4294967295 cpu_id=1"
+} > "$T/sleeper.txt"
+expect 0 "21 idle periods" -- "$IDLESIM" import -s power9 --hz 100 --reorder-window 16 "$T/sleeper.txt" -o "$T/sleeper.trace"
+
 # nw=1 where the tick stayed stopped from one pass to the next (no task
 # ran between them): pass 1 stops the tick, pass 2 finds it stopped and
 # keeps it so, pass 3 finds it running again (a task ran after pass 2).

@@ -150,6 +150,13 @@ struct cap_ctx {
 	struct cap_event *pend;
 	bool *has_pend, *has_prev;
 	int64_t *prev_ts;
+	/*
+	 * pushed when each pending event was held, and the CPUs that have
+	 * held one (0..pend_cpus - 1): see release_stale()
+	 */
+	uint64_t *pend_at;
+	int pend_cpus;
+	uint64_t next_stale_scan;
 	/* per CPU */
 	struct ccpu *cpu;
 	int ncpu_alloc, maxcpu, hint_cpus;
@@ -237,6 +244,7 @@ void cap_free(struct cap_ctx *c)
 	g_free(c->has_pend);
 	g_free(c->has_prev);
 	g_free(c->prev_ts);
+	g_free(c->pend_at);
 	g_hash_table_destroy(c->fidx);
 	g_ptr_array_free(c->funcs, TRUE);
 	g_array_free(c->polls, TRUE);
@@ -986,6 +994,36 @@ static bool jump_error(struct cap_ctx *c, const struct cap_event *e, int64_t pre
 			 next / 1000 % 1000000);
 }
 
+/*
+ * A CPU's pending event waits for the CPU's next event, which may come
+ * after any number of other CPUs' events: a CPU that sleeps 400 ms with
+ * its tick stopped while another makes 70,000 events (the x86_64 guest's
+ * rt-app runs) would reach the reorder window after events it precedes,
+ * and an import of a sorted capture failed ("out of order by more than
+ * the reorder window").  A pending event held for half the window is
+ * pushed without its next neighbour's check: a damaged time is still
+ * caught against its previous neighbour by the next event's check.
+ * Scanned every 1/16 of the window, so the cost per event stays constant.
+ */
+static bool release_stale(struct cap_ctx *c, GError **error)
+{
+	const uint64_t hold = c->o.reorder_window / 2;
+
+	if (c->pushed < c->next_stale_scan)
+		return true;
+	c->next_stale_scan = c->pushed + MAX(c->o.reorder_window / 16, 1);
+	for (int k = 0; k < c->pend_cpus; k++) {
+		if (!c->has_pend[k] || c->pushed - c->pend_at[k] < hold)
+			continue;
+		c->prev_ts[k] = c->pend[k].ts_ns;
+		c->has_prev[k] = true;
+		c->has_pend[k] = false;
+		if (!heap_push(c, &c->pend[k], error))
+			return false;
+	}
+	return true;
+}
+
 bool cap_push(struct cap_ctx *c, const struct cap_event *e, GError **error)
 {
 	int k = e->cpu;
@@ -1000,6 +1038,7 @@ bool cap_push(struct cap_ctx *c, const struct cap_event *e, GError **error)
 		c->has_pend = g_new0(bool, IS_TRACE_MAX_CPUS);
 		c->has_prev = g_new0(bool, IS_TRACE_MAX_CPUS);
 		c->prev_ts = g_new0(int64_t, IS_TRACE_MAX_CPUS);
+		c->pend_at = g_new0(uint64_t, IS_TRACE_MAX_CPUS);
 	}
 	/* out of time order: later in the input than an event with a later time */
 	if (c->pushed && e->where > c->last_where && e->ts_ns < c->max_in_ts)
@@ -1019,7 +1058,10 @@ bool cap_push(struct cap_ctx *c, const struct cap_event *e, GError **error)
 	}
 	c->pend[k] = *e;
 	c->has_pend[k] = true;
-	return true;
+	c->pend_at[k] = c->pushed;
+	if (k >= c->pend_cpus)
+		c->pend_cpus = k + 1;
+	return release_stale(c, error);
 }
 
 int cap_irq_type(const char *name, size_t len)
