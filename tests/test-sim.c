@@ -320,26 +320,30 @@ static void test_rejected(void **state)
 }
 
 /*
- * The series' records whose governor read no sleep length carry 0 for it
- * and for the tick ("not read").  CPU 0, HZ=100:
- *  1: at 1000, read: sleep 900 us (a timer at 901000), delta_next 4 ms
- *     with the tick running: its grid is 4001000 + k * 10 ms.
- *  2: at 2 ms, not read, 100 us of idle: the timer of record 1 is gone
- *     (901000 < 2 ms): the sleep length is the time to the record's
- *     wakeup, 100 us less the 2 us exit latency of stop0 (the kernel's
- *     state in every record here); the tick 2.001 ms ahead (4001000).
- *  3: at 5 ms, not read, 60 us: sleep 58 us; the tick's next expiry is
- *     14001000, 9.001 ms ahead; the timer read in 4 (below) is not there
- *     yet.
- *  4: at 6 ms, read: sleep 3 ms (a timer at 9 ms), delta_next 8.2 ms
- *     from an entry time 199 us before the select (one after a poll
- *     limit shares the entry time of the one before): 14200000 is a later
- *     reading of the same grid point, and the grid of record 1 stays.
- *  5: at 7 ms, not read, 50 us: the timer at 9 ms is 2 ms ahead; the tick
- *     7.001 ms ahead.
- *  6: at 8 ms, not read, 40 us, in stop0 (not polling) with gt=1: the
- *     kernel's tick ended it, so it was due by its end: delta_next 40 us
- *     less stop0's 2 us exit latency, and the model's tick ends it there.
+ * The tick's grid, and the series' records whose governor read no sleep
+ * length (they carry 0 for it and for delta_next: "not read").  CPU 0,
+ * HZ=100, stop0 (2 us exit latency) in every record, the tick kept:
+ *  1: at 1000, read: sleep 5 ms (a timer at 5001000), delta_next 4 ms,
+ *     shorter: the tick's, whose grid is 4001000 + k * 10 ms.
+ *  2: at 2 ms, not read, 100 us of idle: the timer read in 1 is 3.001 ms
+ *     ahead, later than the record's wakeup (98 us, less the exit
+ *     latency): the sleep length; the tick 2.001 ms ahead (4001000).
+ *  3: at 6 ms, not read, 60 us: that timer has passed: the sleep length
+ *     is the time to the wakeup, 58 us; the tick's next point is
+ *     14001000, 8.001 ms ahead.
+ *  4: at 7 ms, read: sleep 9 ms, delta_next 7.2 ms, measured from an
+ *     entry time 199 us before the select (one after a poll limit shares
+ *     the entry time of the one before): 14200000 is a later reading of
+ *     the grid's point 14001000, and the grid stays.
+ *  5: at 8 ms, not read, 50 us: the timer of 4 is 8 ms ahead; the tick
+ *     6.001 ms ahead.
+ *  6: at 9 ms, read: sleep and delta_next 246 us, equal: an hrtimer came
+ *     before the tick, and the kernel slept 500 us all the same (the timer
+ *     was cancelled).  The governor reads 246 us; the timeline's tick is
+ *     the grid's, 14001000: no tick cuts the period at 246 us.
+ *  7: at 10 ms, not read, 40 us, gt=1: the kernel's tick ended it, so it
+ *     was due by its end: delta_next 38 us (40 less the exit latency),
+ *     and the model's tick ends it there.
  */
 static void test_unread_inputs(void **state)
 {
@@ -349,12 +353,13 @@ static void test_unread_inputs(void **state)
 		int64_t want_sleep, want_delta;
 		bool want_gt;
 	} c[] = {
-		{ 1000, 900000, 4000000, 50000, true, false, 900000, 4000000, false },
-		{ 2000000, 0, 0, 100000, false, false, 98000, 2001000, false },
-		{ 5000000, 0, 0, 60000, false, false, 58000, 9001000, false },
-		{ 6000000, 3000000, 8200000, 30000, true, false, 3000000, 8200000, false },
-		{ 7000000, 0, 0, 50000, false, false, 2000000, 7001000, false },
-		{ 8000000, 0, 0, 40000, false, true, 1000000, 38000, true },
+		{ 1000, 5000000, 4000000, 50000, true, false, 5000000, 4000000, false },
+		{ 2000000, 0, 0, 100000, false, false, 3001000, 2001000, false },
+		{ 6000000, 0, 0, 60000, false, false, 58000, 8001000, false },
+		{ 7000000, 9000000, 7200000, 30000, true, false, 9000000, 7200000, false },
+		{ 8000000, 0, 0, 50000, false, false, 8000000, 6001000, false },
+		{ 9000000, 246000, 246000, 500000, true, false, 246000, 246000, false },
+		{ 10000000, 0, 0, 40000, false, true, 6000000, 38000, true },
 	};
 	struct is_sim *s = mk(1, IS_SIM_MODEL, 1);
 

@@ -413,36 +413,44 @@ static int kstate_polls(const struct is_record *rec, const struct is_state_table
 }
 
 /*
- * The sleep length and tick of a record whose governor read none (the
- * series' events with slr=0 carry 0 for both, "not read", not "now"),
- * for the model's own timeline and for a model governor that reads them
- * where the kernel's did not.  The tick keeps its grid: the next expiry
- * after @t on the grid of the last one this CPU read (one tick from @t if
- * none yet).  No timer of the CPU expired before the record's end (or it
- * would have ended there), and a timer read before is still pending if it
- * lies ahead: the sleep length reaches the later of the two.  Before
- * 2026-12-06 the model took the zeros as read: its tick was due at once
- * and cut the period where the kernel slept on (the ppc64le guest's teo
- * on hackbench: first divergence at its 856th period).  Learnt from the
- * records that read them, otherwise.
+ * The tick of the model's timeline, and the inputs of a record whose
+ * governor read none, from the series' sleep-length reads (records with
+ * slr; a stock import's records keep t + tick_ns for both).
+ *
+ * The tick keeps a grid.  *delta_next is the time to the clock event
+ * device's next event (tick_nohz_get_sleep_length()): the tick, or an
+ * hrtimer before it.  Where the sleep length came out longer, that event
+ * is the tick's; the kernel measured it from idle_entrytime, at or before
+ * the select (a select after a poll limit shares the entry time of the
+ * one before), so t plus it is the expiry or later and the earliest
+ * reading of a grid point is the best.  The timeline's tick is the grid's
+ * next point after @t once one is known: before 2026-12-06 it was
+ * t + delta_next, and an hrtimer that delta_next named (246 us, in the
+ * x86_64 guest's ebizzy runs) became a tick that cut the period where the
+ * kernel's slept on.
+ *
+ * A record with slr=0 carries 0 for the sleep length and delta_next:
+ * "not read", not "now".  Its delta_next is the grid's (one tick from @t
+ * if none yet), due by the record's end if the kernel's retained tick
+ * ended it; its sleep length reaches the later of the record's end (no
+ * timer of the CPU expired before it, or it would have ended there) and a
+ * timer read before, if still ahead.  Before 2026-12-06 the model took
+ * the zeros as read: its tick was due at once (the ppc64le guest's teo on
+ * hackbench: first divergence at its 856th period).
  */
-static void unread_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
-			  int64_t left, int64_t *sleep, int64_t *tick)
+static void tick_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
+			int64_t left, int64_t *sleep, int64_t *tick, int64_t *next_tick)
 {
 	const int64_t t = rec->t_ns, tick_nsec = s->tick_nsec;
+	const bool read = rec->flags & IS_F_SLR;
+	int64_t grid;
 
+	*next_tick = sat_add(t, rec->tick_ns);
 	if (!(rec->has & IS_HAS_SLR))
 		return;
-	if (rec->flags & IS_F_SLR) {
+	if (read) {
 		c->timer_at = sat_add(t, rec->sleep_ns);
-		if (!(rec->flags & IS_F_TS)) {
-			/*
-			 * The kernel measured delta_next from idle_entrytime,
-			 * at or before the select (a select after a poll limit
-			 * shares its entry time with the one before): t plus
-			 * it is the expiry or later, so the earliest reading
-			 * of one grid is the best.
-			 */
+		if (!(rec->flags & IS_F_TS) && rec->sleep_ns > rec->tick_ns) {
 			int64_t at = sat_add(t, rec->tick_ns), d = INT64_MAX;
 
 			if (c->tick_at != INT64_MIN) {
@@ -455,18 +463,26 @@ static void unread_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_r
 			if (d == INT64_MAX || d < 0 || d > tick_nsec / 4)
 				c->tick_at = at;
 		}
-		return;
 	}
-	if (c->tick_at == INT64_MIN)
-		*tick = tick_nsec;
-	else if (c->tick_at >= t)
-		*tick = c->tick_at - t;
-	else
-		*tick = (tick_nsec - (t - c->tick_at) % tick_nsec) % tick_nsec;
+	if (c->tick_at == INT64_MIN) {
+		if (read)
+			return;
+		grid = sat_add(t, tick_nsec);
+	} else if (c->tick_at >= t) {
+		grid = c->tick_at;
+	} else {
+		grid = t + (tick_nsec - (t - c->tick_at) % tick_nsec) % tick_nsec;
+	}
+	*next_tick = grid;
+	if (read)
+		return;
+	*tick = grid - t;
 	/* the kernel's retained tick ended it: it was due by the end */
 	if ((rec->has & IS_HAS_GT) && (rec->flags & IS_F_GT) && kstate_polls(rec, s->cfg.states) == 0 &&
-	    *tick > left)
+	    *tick > left) {
 		*tick = left;
+		*next_tick = t + left;
+	}
 	*sleep = left;
 	if (c->timer_at != INT64_MIN && c->timer_at - t > left)
 		*sleep = c->timer_at - t;
@@ -502,8 +518,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 
 		left = left > paid ? left - paid : 0;
 	}
-	unread_inputs(s, c, rec, left, &sleep, &rtick);
-	next_tick = sat_add(rec->t_ns, rtick);
+	tick_inputs(s, c, rec, left, &sleep, &rtick, &next_tick);
 	/* What stays the same over the re-selections of one record. */
 	struct is_gov_call call = {
 		.latency_req_ns = rec->lat_ns,
@@ -537,7 +552,8 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		call.now_ns = t;
 		call.tick_stopped = ts;
 		call.sleep_length_ns_ = sleep;
-		call.delta_next_ns_ = ts ? sleep : next_tick - entry;
+		/* the kernel's own reading first, then the timeline's tick */
+		call.delta_next_ns_ = ts ? sleep : !cont ? rtick : next_tick - entry;
 		call.sleep_length_read_ = false;
 		call.draw_used_ = false;
 		call.oracle_idle_ns = left;
