@@ -289,6 +289,39 @@ static void test_poll_no_limit_recorded(void **state)
 }
 
 /*
+ * The governor's clock at reflect: the series' record measured its pass
+ * (span 108703 ns, of which lres 104026 in the state: 4677 outside it, the
+ * governor and the entry and exit paths).  The model's reflect comes that
+ * much after its residency: at 1000 + 104026 + 4677.  teo compares this
+ * span with the sleep length (107404: a hit, as in the kernel, where the
+ * residency alone would say an intercept).  A record without span (a
+ * stock import's) keeps the residency alone.
+ */
+static void test_pass_overhead(void **state)
+{
+	(void)state;
+	for (int v = 0; v < 2; v++) {
+		struct is_sim *s = mk(1, IS_SIM_MODEL, 1);
+		struct is_record r = idle(0, 1000, 107404, 107404, 104026, IS_CAUSE_UNKNOWN);
+
+		r.has = IS_HAS_KSTATE;
+		r.kstate = 4;
+		if (v) {
+			r.has |= IS_HAS_SPAN | IS_HAS_LRES;
+			r.span_ns = 108703;
+			r.lres_ns = 104026;
+		}
+		script.state = 4;
+		script.stop = false;
+		assert_true(is_sim_feed(s, &r, NULL));
+		assert_int_equal(script.n, 1);
+		assert_int_equal(script.s[0].w_lres, 104026);
+		assert_int_equal(script.s[0].w_now, 1000 + 104026 + (v ? 4677 : 0));
+		is_sim_free(s);
+	}
+}
+
+/*
  * A record whose entry the kernel refused (rej=1: a task woke between
  * select and entry; call_cpuidle() returns -EBUSY, no reflect).  CPU 0
  * idles 1 ms in stop2 at 1000, then its refused pass at 2 ms, then 50 us
@@ -872,6 +905,7 @@ int main(void)
 		cmocka_unit_test(test_poll_no_limit_recorded),
 		cmocka_unit_test(test_unread_inputs),
 		cmocka_unit_test(test_rejected),
+		cmocka_unit_test(test_pass_overhead),
 		cmocka_unit_test(test_sleep_floor),
 		cmocka_unit_test(test_poll_then_tick),
 		cmocka_unit_test(test_nowork),
