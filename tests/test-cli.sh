@@ -264,6 +264,28 @@ expect 1 "teo-6.12: 2 decisions compared, 1 mismatches" "first mismatch: record 
 } > "$T/sleeper.txt"
 expect 0 "21 idle periods" -- "$IDLESIM" import -s power9 --hz 100 --reorder-window 16 "$T/sleeper.txt" -o "$T/sleeper.trace"
 
+# A pass left with need_resched (the exit's N flag) leaves the idle loop,
+# whose exit restarts the tick, even when no task switch follows (the
+# woken task was pulled elsewhere): no nw=1.  Without the flag, the next
+# pass follows in the loop: nw=1.  Passes at 1.0, 1.1 and 1.2 ms.
+for f in N .; do
+	{
+		echo "          <idle>-0       [000] d..1.     1.001000: cpu_idle: state=1 cpu_id=0"
+		echo "          <idle>-0       [000] d$f.1.     1.001050: cpu_idle: state=4294967295 cpu_id=0"
+		echo "          <idle>-0       [000] d..1.     1.001100: cpu_idle: state=1 cpu_id=0"
+		echo "          <idle>-0       [000] d..1.     1.001150: cpu_idle: state=4294967295 cpu_id=0"
+		echo "          <idle>-0       [000] d..1.     1.001200: cpu_idle: state=1 cpu_id=0"
+		echo "          <idle>-0       [000] d..1.     1.001250: cpu_idle: state=4294967295 cpu_id=0"
+	} > "$T/nr.txt"
+	want=1; [ "$f" = N ] && want=0
+	if "$IDLESIM" import -q -s power9 --hz 100 "$T/nr.txt" -o "$T/nr.trace"; then
+		[ "$(grep '^I' "$T/nr.trace" | head -1 | grep -c ' nw=1')" = "$want" ] && ok ||
+			bad "import: first pass's nw=1 should be $want with exit flags '$f'"
+	else
+		bad "import of $T/nr.txt"
+	fi
+done
+
 # nw=1 where the tick stayed stopped from one pass to the next (no task
 # ran between them): pass 1 stops the tick, pass 2 finds it stopped and
 # keeps it so, pass 3 finds it running again (a task ran after pass 2).

@@ -670,10 +670,29 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 						 "state index %" G_GINT64_FORMAT
 						 " outside the state table (%s, %d states)",
 						 e->a, c->t->name, c->t->count);
-			if (p->phase == P_AFTER)
-				finalize(c, e->cpu, p, true, false, p->exit);
-			else if (p->phase == P_IDLE)
+			if (p->phase == P_AFTER) {
+				/*
+				 * Another pass without a task switch.  A
+				 * need_resched flag on the exit still left the
+				 * idle loop: do_idle() calls tick_nohz_idle_exit()
+				 * and schedule_idle(), which may find the woken
+				 * task gone (pulled by another CPU) and come back
+				 * with the tick restarted.  Seen in the x86_64
+				 * guest: the tick's hrtimer restarted between the
+				 * two passes, the kernel's next select with the
+				 * tick running, where this import said stopped.
+				 */
+				bool left = p->exit_nr == 1;
+
+				finalize(c, e->cpu, p, !left, false, p->exit);
+				if (left) {
+					p->tick_stopped = false;
+					if (c->o.tick_stop_traced)
+						p->ts_known = true;
+				}
+			} else if (p->phase == P_IDLE) {
 				close_lost_exit(c, e->cpu, p);
+			}
 			p->idle_seen = true;
 			p->phase = P_IDLE;
 			p->state = (int)e->a;

@@ -445,6 +445,11 @@ static void tick_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_rec
 	const bool read = rec->flags & IS_F_SLR;
 	int64_t grid;
 
+	/*
+	 * A stock import's records (no slr) keep their estimate: learning
+	 * the grid from them too was tried (2026-12-06) and not made; see
+	 * docs/model.md.
+	 */
 	*next_tick = sat_add(t, rec->tick_ns);
 	if (!(rec->has & IS_HAS_SLR))
 		return;
