@@ -415,12 +415,12 @@ grep -q "^state 1 cpu-sleep-0 exit_latency_ns=1500000 target_residency_ns=200000
 # decisions that the capture does not hold are said to be assumed.
 "$IDLESIM" import -q -s power9 "$T/notick.txt" -o "$T/notick.istb"
 expect 0 "assumed: hz 100: the capture shows no tick timer" \
-	"estimated inputs: 7513 of 7513 periods (100.0%: sleep length 7513, tick state 7513, idle duration 0): the comparison rests mostly" \
-	"(tick_off of recorded: 7513 of its 7513 selections assume the kernel stopped the tick" \
+	"estimated inputs: 19787 of 19787 periods (100.0%: sleep length 19787, tick state 19787, idle duration 0): the comparison rests mostly" \
+	"(tick_off of recorded: 19787 of its 19787 selections assume the kernel stopped the tick" \
 	-- "$IDLESIM" run -t "$T/notick.istb" -g recorded,teo-6.12
-"$IDLESIM" run -t "$T/notick.istb" -g recorded -f json | grep -q '"estimated": {"periods": 7513, "any": 7513, "sleep": 7513, "ts": 7513, "idle": 0}, "assumed": \["hz 100: the capture shows no tick timer (import --hz sets it)"\]' &&
+"$IDLESIM" run -t "$T/notick.istb" -g recorded -f json | grep -q '"estimated": {"periods": 19787, "any": 19787, "sleep": 19787, "ts": 19787, "idle": 0}, "assumed": \["hz 100: the capture shows no tick timer (import --hz sets it)"\]' &&
 	ok || bad "the JSON lacks the estimates or the assumption"
-expect 0 "estimated inputs: 7513 of 7513" -- "$IDLESIM" run -t "$T/notick.istb" -g recorded -f csv
+expect 0 "estimated inputs: 19787 of 19787" -- "$IDLESIM" run -t "$T/notick.istb" -g recorded -f csv
 
 # A capture cut off mid-write: the last line is dropped with a warning naming it.
 xz -dc "$TRACES/qemu-x86-stock.txt.xz" > "$T/cut.txt"

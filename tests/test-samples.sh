@@ -113,7 +113,7 @@ if out=$("$IDLESIM" import -s power9 -q "$T/stock.dat" -o "$T/dat.trace" 2>&1); 
 	fi
 	check test "$(grep -c '^I' "$T/dat.trace")" -gt 9000
 	# the summary gives a trace.dat's size and records, not "0.0 MB, 0 lines"
-	check grep -q "^capture .*stock.dat: dat, 2.7 MB, 67898 records, 67898 events" \
+	check grep -q "^capture .*stock.dat: dat, 7.6 MB, 182860 records, 182860 events" \
 		<<< "$("$IDLESIM" import -s power9 "$T/stock.dat" -o "$T/dat.trace" 2>&1)"
 	# libtracecmd dereferences NULL on this file (found by fuzz-dat): it
 	# runs in a child process, so the crash is an error, not ours.
