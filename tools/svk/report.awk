@@ -198,7 +198,7 @@ END {
 	weighted()
 	print "## How this was measured"
 	print ""
-	printf "`%s`, from the runs in `.cache/sim-vs-kernel` (collect: %d guest runs in %.0f minutes of this machine; ", cmd, guest_runs, collect / 60
+	printf "`%s`, from the runs in `%s` (collect: %d guest runs in %.0f minutes of this machine; ", cmd, runs == "" ? ".cache/sim-vs-kernel" : runs, guest_runs, collect / 60
 	printf "the analysis: a few minutes).  Per architecture and workload, repetitions:"
 	for (i = 1; i <= narch; i++) for (j = 1; j <= nwl; j++)
 		if ((order["arch", i], order["wl", j]) in nruns) printf " %s/%s %d;", order["arch", i], order["wl", j], nruns[order["arch", i], order["wl", j]]
