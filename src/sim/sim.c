@@ -479,8 +479,25 @@ static void tick_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_rec
 		grid = t + (tick_nsec - (t - c->tick_at) % tick_nsec) % tick_nsec;
 	}
 	*next_tick = grid;
-	if (read)
+	if (read) {
+		/*
+		 * A reading of the tick (sleep length longer) names its own
+		 * grid point, the last at or before t + delta_next, which
+		 * may lie before the select: the tick expired between
+		 * idle_entrytime and the select, with interrupts off, and
+		 * comes as soon as the state is entered.
+		 */
+		if (!(rec->flags & IS_F_TS) && rec->sleep_ns > rec->tick_ns) {
+			int64_t at = sat_add(t, rec->tick_ns), p = grid;
+
+			/* at < grid by less than a tick and a quarter, or no match */
+			if (at < grid && grid - at <= tick_nsec + tick_nsec / 4)
+				p = grid - tick_nsec;
+			if (p <= at && at - p <= tick_nsec / 4)
+				*next_tick = p;
+		}
 		return;
+	}
 	*tick = grid - t;
 	/* the kernel's retained tick ended it: it was due by the end */
 	if ((rec->has & IS_HAS_GT) && (rec->flags & IS_F_GT) && kstate_polls(rec, s->cfg.states) == 0 &&
