@@ -325,6 +325,25 @@ static void observe(struct is_sim *s, const struct is_record *rec, int idx, bool
 	s->observer(s->observer_ctx, &d);
 }
 
+/*
+ * A pass whose entry the kernel refused (rej=1; call_cpuidle(): a task
+ * woke between select and entry, -EBUSY): no entry, no reflect, and
+ * last_residency_ns 0, as cpuidle_enter_state() leaves it.  @count: add
+ * it to the rejected counts (the exact path counts every one, the model
+ * those in the measured window).
+ */
+static void refused(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec, int idx,
+		    bool stop, const struct is_gov_call *call, bool count)
+{
+	const struct is_gov_wake none = { .entered = -1, .now_ns = rec->t_ns };
+
+	c->env.last_residency_ns = 0;
+	if (count)
+		c->acc.rejected[idx]++;
+	if (s->observer)
+		observe(s, rec, idx, stop, call, false, &none, 0, rec->cause);
+}
+
 static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
 		       GError **error)
 {
@@ -364,12 +383,7 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	if (idx < 0 || idx >= s->cfg.states->count)
 		return bad_state(s, idx, error);
 	if (rec->flags & IS_F_REJ) {
-		/* call_cpuidle(): need_resched, not entered; no reflect */
-		wake = (struct is_gov_wake){ .entered = -1, .now_ns = rec->t_ns };
-		c->env.last_residency_ns = 0;
-		c->acc.rejected[idx]++;
-		if (s->observer)
-			observe(s, rec, idx, stop, &call, false, &wake, 0, rec->cause);
+		refused(s, c, rec, idx, stop, &call, true);
 		return true;
 	}
 	entered = rec->kstate;
@@ -402,7 +416,6 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		is_metrics_acc_score(&c->acc, &c->score, &sc);
 	return true;
 }
-
 
 /* The state the kernel entered in @rec: 1 a polling one, 0 another, -1 none recorded. */
 static int kstate_polls(const struct is_record *rec, const struct is_state_table *drv)
@@ -443,6 +456,9 @@ static void tick_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_rec
 {
 	const int64_t t = rec->t_ns, tick_nsec = s->tick_nsec;
 	const bool read = rec->flags & IS_F_SLR;
+	/* a reading of the tick itself: read, running, the sleep length longer */
+	const bool tick_read = read && !(rec->flags & IS_F_TS) && rec->sleep_ns > rec->tick_ns;
+	const int64_t at = sat_add(t, rec->tick_ns);
 	int64_t grid;
 
 	/*
@@ -450,13 +466,13 @@ static void tick_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_rec
 	 * the grid from them too was tried (2026-12-06) and not made; see
 	 * docs/model.md.
 	 */
-	*next_tick = sat_add(t, rec->tick_ns);
+	*next_tick = at;
 	if (!(rec->has & IS_HAS_SLR))
 		return;
 	if (read) {
 		c->timer_at = sat_add(t, rec->sleep_ns);
-		if (!(rec->flags & IS_F_TS) && rec->sleep_ns > rec->tick_ns) {
-			int64_t at = sat_add(t, rec->tick_ns), d = INT64_MAX;
+		if (tick_read) {
+			int64_t d = INT64_MAX;
 
 			if (c->tick_at != INT64_MIN) {
 				d = (at - c->tick_at) % tick_nsec;
@@ -487,8 +503,8 @@ static void tick_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_rec
 		 * idle_entrytime and the select, with interrupts off, and
 		 * comes as soon as the state is entered.
 		 */
-		if (!(rec->flags & IS_F_TS) && rec->sleep_ns > rec->tick_ns) {
-			int64_t at = sat_add(t, rec->tick_ns), p = grid;
+		if (tick_read) {
+			int64_t p = grid;
 
 			/* at < grid by less than a tick and a quarter, or no match */
 			if (at < grid && grid - at <= tick_nsec + tick_nsec / 4)
@@ -601,19 +617,8 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			c->acc.tick_assumed += call.recorded_stop < 0;
 		stopped = stop || ts;
 		if (rec->flags & IS_F_REJ) {
-			/*
-			 * The kernel's entry was refused (call_cpuidle(): a
-			 * task woke between select and entry): whatever the
-			 * state, no entry, no reflect, last_residency_ns 0,
-			 * as in feed_exact().
-			 */
-			struct is_gov_wake none = { .entered = -1, .now_ns = t };
-
-			c->env.last_residency_ns = 0;
-			if (measured(s, rec))
-				c->acc.rejected[idx]++;
-			if (s->observer)
-				observe(s, rec, idx, stop, &call, false, &none, 0, rec->cause);
+			/* whatever the state: the kernel's entry was refused */
+			refused(s, c, rec, idx, stop, &call, measured(s, rec));
 			c->tick_stopped = stopped && (rec->flags & IS_F_NOWORK);
 			if (s->src && s->src->feedback)
 				s->src->feedback(s->src->ctx, rec->cpu, t);
