@@ -672,24 +672,12 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 						 e->a, c->t->name, c->t->count);
 			if (p->phase == P_AFTER) {
 				/*
-				 * Another pass without a task switch.  A
-				 * need_resched flag on the exit still left the
-				 * idle loop: do_idle() calls tick_nohz_idle_exit()
-				 * and schedule_idle(), which may find the woken
-				 * task gone (pulled by another CPU) and come back
-				 * with the tick restarted.  Seen in the x86_64
-				 * guest: the tick's hrtimer restarted between the
-				 * two passes, the kernel's next select with the
-				 * tick running, where this import said stopped.
+				 * Another pass without a task switch: after an
+				 * exit with need_resched the CPU left the loop
+				 * and came back (the exit said so), so work was
+				 * found in between (nw=0).
 				 */
-				bool left = p->exit_nr == 1;
-
-				finalize(c, e->cpu, p, !left, false, p->exit);
-				if (left) {
-					p->tick_stopped = false;
-					if (c->o.tick_stop_traced)
-						p->ts_known = true;
-				}
+				finalize(c, e->cpu, p, p->exit_nr != 1, false, p->exit);
 			} else if (p->phase == P_IDLE) {
 				close_lost_exit(c, e->cpu, p);
 			}
@@ -713,6 +701,43 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 			p->exit_nr = e->need_resched;
 			p->first_after_exit = true;
 			p->stopped_this_pass = false;
+			if (e->need_resched == 1) {
+				/*
+				 * A need_resched flag on the exit leaves the
+				 * idle loop: do_idle() calls tick_nohz_idle_exit()
+				 * (the tick restarts) and schedule_idle(), which
+				 * may find the woken task gone (pulled by another
+				 * CPU) and begin do_idle() again without a task
+				 * switch: tick_nohz_idle_enter() sets a new
+				 * idle_entrytime.  Seen in the x86_64 guest: the
+				 * tick's hrtimer restarted between the two passes
+				 * (the kernel's next select with the tick
+				 * running, where this import said stopped), and
+				 * in schbench the previous loop's entry time,
+				 * 500 ms earlier (518 ms read where the kernel
+				 * read 18.4 ms).  Done here, at the exit, so that
+				 * a stop by the next pass's select (traced before
+				 * its entry) stands.
+				 */
+				p->tick_stopped = false;
+				if (c->o.tick_stop_traced)
+					p->ts_known = true;
+				p->in_loop = true;
+				p->idle_enter = 0;
+			} else if (e->need_resched != 0 ||
+				   !(c->t->s[p->state].flags & IS_STATE_POLLING)) {
+				/*
+				 * A state that does not poll is left on an
+				 * interrupt (or, with need_resched, see above),
+				 * whose exit moves idle_entrytime on even when
+				 * its handler is not traced (x86_64's
+				 * function-call IPIs: seen in schbench, 10 ms
+				 * of sleep length off).  A polling state left
+				 * without need_resched ran into its limit: no
+				 * interrupt.
+				 */
+				p->idle_enter = 0;
+			}
 			return true;
 		} else {
 			if (!p->idle_seen)
