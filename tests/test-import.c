@@ -425,6 +425,65 @@ static void test_tick(void **state)
 }
 
 /*
+ * The kprobes of tools/capture/probes.sh (offset 0: the tick's expiry at
+ * 2.000000 has now=2000000000; timer:tick_stop traced, none seen):
+ *  - pass 1 (entry 2.000100): the governor read a latency limit of 50 us,
+ *    a sleep length of 30 ms and *delta_next 9.939 ms, and said stop; no
+ *    tick_stop follows (the kernel kept the tick): stop=1, slr=1, nothing
+ *    estimated (from the tracked timers alone: 1 s, est=sleep);
+ *  - pass 2 (entry 2.001030, no task in between: nw=1 on pass 1): no
+ *    sleep-length probe, so the governor read none: slr=0 and 0, 0 as in
+ *    the series' records; the retain probe: no stop; the limit back to
+ *    PM QoS's "none" (2000 s).
+ * With no_probes the same capture gives the tracepoints' reconstruction.
+ */
+static void test_probes(void **state)
+{
+	const char *in = HEAD
+		L(0, "2.000000", "hrtimer_expire_entry: hrtimer=00000000aaaa0001 function=tick_nohz_handler now=2000000000")
+		L(0, "2.000000", "hrtimer_start: hrtimer=00000000aaaa0001 function=tick_nohz_handler expires=2010000000 softexpires=2010000000 mode=ABS was_armed=0")
+		T(0, "2.000050", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120")
+		L(0, "2.000060", "idlesim_latency_req: (teo_select+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=50000")
+		L(0, "2.000061", "idlesim_sleep_length: (teo_select+0x544/0x5fc <- tick_nohz_get_sleep_length) sleep_ns=30000000 delta_next_ns=9939000")
+		L(0, "2.000062", "idlesim_stop_tick: (tick_nohz_idle_stop_tick+0x0/0x40)")
+		L(0, "2.000100", "cpu_idle: state=4 cpu_id=0")
+		L(0, "2.001000", "cpu_idle: state=4294967295 cpu_id=0")
+		L(0, "2.001010", "irq_handler_entry: irq=24 name=virtio0")
+		L(0, "2.001020", "idlesim_latency_req: (teo_select+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=2000000000000")
+		L(0, "2.001021", "idlesim_retain_tick: (tick_nohz_idle_retain_tick+0x0/0x20)")
+		L(0, "2.001030", "cpu_idle: state=1 cpu_id=0")
+		L(0, "2.001100", "cpu_idle: state=4294967295 cpu_id=0")
+		L(0, "2.001200", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120");
+	struct is_capture_options o = defaults;
+	struct is_capture_stats st;
+	GError *err = NULL;
+	g_autofree char *r = NULL, *r0 = NULL;
+
+	(void)state;
+	o.tick_stop_traced = true;
+	r = import_text(in, &o, &st, &err);
+	assert_null(err);
+	assert_string_equal(r,
+		"I 0 2000100000 30000000 9939000 0 50000 900000 irq k=4 stop=1 slr=1 nw=1\n"
+		"I 0 2001030000 0 0 0 2000000000000 70000 unknown k=1 slr=0\n");
+	assert_int_equal(st.probe_sleep, 1);
+	assert_int_equal(st.probe_latreq, 2);
+	assert_int_equal(st.probe_stop, 2);
+	assert_int_equal(st.probe_sleep_records, 2);
+	assert_true(st.probe_delta);
+	assert_int_equal(st.exact, 2);
+
+	o.no_probes = true;
+	r0 = import_text(in, &o, &st, &err);
+	assert_null(err);
+	assert_string_equal(r0,
+		"I 0 2000100000 1000000000 9900000 0 2147483647000 900000 irq k=4 nw=1 est=sleep\n"
+		"I 0 2001030000 1000000000 8970000 0 2147483647000 70000 unknown k=1 est=sleep\n");
+	assert_int_equal(st.probe_sleep, 1);
+	assert_int_equal(st.probe_sleep_records, 0);
+}
+
+/*
  * Tracking the hrtimers (offset 1 ms: trace clock - timer clock).
  * CPU 0, the tick found by its grid, provisionally to the end:
  *  - a boot-time function 0x..f10 starts its timer 8 times on the 10 ms
@@ -891,6 +950,7 @@ int main(void)
 		cmocka_unit_test(test_same_records),
 		cmocka_unit_test(test_compressed_cut),
 		cmocka_unit_test(test_tick),
+		cmocka_unit_test(test_probes),
 		cmocka_unit_test(test_poll_overrun),
 		cmocka_unit_test(test_tick_traced_start),
 		cmocka_unit_test(test_timer_tracking),

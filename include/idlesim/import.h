@@ -86,6 +86,9 @@ struct is_capture_options {
 	bool tick_stop_traced;       /* timer:tick_stop was on: none seen since a
 					sched_switch to or from idle = tick running */
 	enum is_running_tick_sleep running_tick_sleep;
+	bool no_probes;              /* ignore the kprobe events of
+					tools/capture/probes.sh (the stock
+					tracepoints' reconstruction alone) */
 };
 #define IS_CAPTURE_DEFAULT_WINDOW 65536
 
@@ -131,6 +134,11 @@ struct is_capture_stats {
 	 * median of "now" less it: the header's tick_late_ns (with 20 or more) */
 	uint64_t tick_expiries;
 	int64_t tick_late_median_ns;
+	/* the kprobe events (tools/capture/probes.sh): how many of each were
+	 * seen, and the records whose inputs they gave */
+	uint64_t probe_sleep, probe_latreq, probe_stop;
+	uint64_t probe_sleep_records;   /* sleep length (and read or not) from the probe */
+	bool probe_delta;               /* its delta_next_ns was readable */
 };
 
 /*

@@ -38,6 +38,20 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 	pct_line(f, "sleep length estimated (est=sleep)", s->est_sleep, s->records);
 	pct_line(f, "tick state estimated (est=ts)", s->est_ts, s->records);
 	pct_line(f, "idle duration estimated (est=idle)", s->est_idle, s->records);
+	if (s->probe_sleep + s->probe_latreq + s->probe_stop == 0)
+		fprintf(f, "  kprobes: none in the capture (tools/capture/probes.sh records the "
+			"governor's inputs)\n");
+	else if (s->probe_sleep_records == 0)
+		fprintf(f, "  kprobes: %" G_GUINT64_FORMAT " sleep-length, %" G_GUINT64_FORMAT
+			" latency, %" G_GUINT64_FORMAT " stop-tick events, not used (--no-probes)\n",
+			s->probe_sleep, s->probe_latreq, s->probe_stop);
+	else
+		fprintf(f, "  kprobes: %" G_GUINT64_FORMAT " sleep-length (delta_next %s), %"
+			G_GUINT64_FORMAT " latency, %" G_GUINT64_FORMAT " stop-tick events; "
+			"%" G_GUINT64_FORMAT " periods take the sleep length (or that none was "
+			"read) from them\n", s->probe_sleep,
+			s->probe_delta ? "read" : "not readable: estimated", s->probe_latreq,
+			s->probe_stop, s->probe_sleep_records);
 	fprintf(f, "  tick timer function: %s\n",
 	       s->tick_function[0] ? s->tick_function : "not identified");
 	if (hz > 0 && s->hz_seen && s->hz_seen != hz)
@@ -95,7 +109,7 @@ int cmd_import(int argc, char **argv)
 	g_autofree char *out = NULL, *format = NULL, *states = NULL, *govs = NULL;
 	gint hz = -1;
 	gint64 window = IS_CAPTURE_DEFAULT_WINDOW;
-	gboolean report = FALSE, quiet = FALSE, tick_traced = FALSE;
+	gboolean report = FALSE, quiet = FALSE, tick_traced = FALSE, no_probes = FALSE;
 	g_autofree char *rts_arg = NULL;
 	int rts = IS_RTS_TIMERS;
 	GOptionEntry entries[] = {
@@ -113,6 +127,9 @@ int cmd_import(int argc, char **argv)
 		  "sleep length of a selection that kept a running tick (stock events cannot tell): "
 		  "timers (the next hrtimer, default) or tick (the next tick, as when "
 		  "tick_nohz_next_event() returns 0)", "timers|tick" },
+		{ "no-probes", 0, 0, G_OPTION_ARG_NONE, &no_probes,
+		  "ignore the capture's kprobe events (tools/capture/probes.sh): the stock "
+		  "tracepoints' reconstruction alone", NULL },
 		{ "report", 'r', 0, G_OPTION_ARG_NONE, &report,
 		  "score the kernel's decisions and replay governors on the same periods", NULL },
 		{ "governor", 'g', 0, G_OPTION_ARG_STRING, &govs,
@@ -230,7 +247,8 @@ int cmd_import(int argc, char **argv)
 		struct is_capture_options o = { .format = f, .hz = hz > 0 ? hz : 0,
 						.reorder_window = (size_t)window,
 						.tick_stop_traced = tick_traced,
-						.running_tick_sleep = rts };
+						.running_tick_sleep = rts,
+						.no_probes = no_probes };
 		struct is_capture_stats st;
 
 		g_snprintf(h.source, sizeof(h.source), "idlesim import of a stock capture");

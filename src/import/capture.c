@@ -97,6 +97,18 @@ struct ccpu {
 	int exit_nr;                   /* need_resched at the exit: 1, 0, -1 unknown */
 	bool first_after_exit;         /* the next event may still be evidence */
 	int miss;                      /* -1: none; else enum is_miss */
+	/*
+	 * The kprobes of this pass (since the CPU's last entry; the latest
+	 * wins: a select whose state was not entered leaves them to the
+	 * next): sleep length and delta_next (INT64_MIN: not readable), the
+	 * latency limit, the stop decision (-1: none seen).
+	 */
+	bool pr_sleep, pr_lat;
+	int64_t pr_sleep_ns, pr_delta_ns, pr_lat_ns;
+	int pr_stop;
+	/* the open period's, from them: slr -1 (no probe), 0 not read, 1 read */
+	int slr, gstop;
+	int64_t lat;
 };
 
 struct func {
@@ -133,6 +145,9 @@ struct cap_ctx {
 	uint32_t disabled;
 	int64_t tick_nsec;
 	bool hz_given;
+	/* a kprobe of that kind was seen: from then on, its absence in a pass
+	 * is the kernel's (the governor did not read the sleep length) */
+	bool pr_sleep_on, pr_lat_on, pr_stop_on;
 	struct is_capture_stats st;
 	/* reorder window */
 	struct cap_event *heap;
@@ -379,6 +394,8 @@ static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
 		 * capture began.  See CAP_SWITCH and CAP_TICK_STOP.
 		 */
 		memset(c->cpu + c->ncpu_alloc, 0, sizeof(struct ccpu) * (size_t)(n - c->ncpu_alloc));
+		for (int k = c->ncpu_alloc; k < n; k++)
+			c->cpu[k].pr_stop = -1;
 		c->ncpu_alloc = n;
 	}
 	if (cpu > c->maxcpu)
@@ -597,7 +614,7 @@ static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bo
 	r.t_ns = p->entry;
 	r.sleep_ns = p->sleep;
 	r.tick_ns = p->delta;
-	r.lat_ns = 2147483647000LL;
+	r.lat_ns = p->lat;
 	r.idle_ns = end - p->entry;
 	if (r.idle_ns < 0)
 		r.idle_ns = 0;
@@ -609,9 +626,18 @@ static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bo
 	r.kstate = (int8_t)p->state;
 	r.has = IS_HAS_KSTATE;
 	r.flags = p->ts ? IS_F_TS : 0;
-	if (p->kstop) {
+	if (p->gstop >= 0 ? p->gstop : p->kstop) {
 		r.has |= IS_HAS_KSTOP;
 		r.flags |= IS_F_KSTOP;
+	}
+	if (p->slr >= 0) {
+		/* as the series' records: a sleep length not read is 0, 0 */
+		r.has |= IS_HAS_SLR;
+		if (p->slr)
+			r.flags |= IS_F_SLR;
+		else
+			r.sleep_ns = r.tick_ns = 0;
+		c->st.probe_sleep_records++;
 	}
 	if (nowork)
 		r.flags |= IS_F_NOWORK;
@@ -652,6 +678,44 @@ static void set_cause(struct ccpu *p, int cause)
 		p->cause = cause;
 }
 
+/*
+ * The kprobes' readings (tools/capture/probes.sh) replace the
+ * reconstruction at an entry: the sleep length the governor read and
+ * *delta_next (where the kernel let the return probe read it; else the
+ * tracked timers' estimate stays, or the sleep length itself with the tick
+ * stopped, which then holds the next event), or that it read none; the
+ * latency limit; the stop decision where the tick ran (a stop the kernel
+ * did not carry out, with no tick_stop after it, is still the governor's
+ * stop_tick = 1; with the tick already stopped, tick_nohz_idle_stop_tick()
+ * is called whatever the governor said).  Then cleared for the next pass.
+ */
+static void take_probes(struct cap_ctx *c, struct ccpu *p)
+{
+	p->slr = -1;
+	p->gstop = -1;
+	p->lat = 2147483647000LL; /* "no constraint": PM QoS is not traced */
+	if (c->pr_sleep_on) {
+		p->slr = p->pr_sleep;
+		if (p->pr_sleep) {
+			p->sleep = p->pr_sleep_ns;
+			if (p->pr_delta_ns != INT64_MIN)
+				p->delta = p->pr_delta_ns;
+			else if (p->ts)
+				p->delta = p->sleep;
+			if (p->pr_delta_ns != INT64_MIN || p->ts)
+				p->est &= (uint8_t)~IS_EST_SLEEP;
+		} else {
+			p->est &= (uint8_t)~IS_EST_SLEEP;
+		}
+	}
+	if (c->pr_lat_on && p->pr_lat)
+		p->lat = p->pr_lat_ns;
+	if (c->pr_stop_on && p->pr_stop >= 0 && !p->ts)
+		p->gstop = p->pr_stop;
+	p->pr_sleep = p->pr_lat = false;
+	p->pr_stop = -1;
+}
+
 static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error)
 {
 	struct ccpu *p = get_cpu(c, e->cpu);
@@ -690,6 +754,7 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 			p->ts = p->tick_stopped && !p->stopped_this_pass;
 			p->kstop = p->stopped_this_pass;
 			compute_inputs(c, p, e->ts_ns);
+			take_probes(c, p);
 			if (!p->ts_known)
 				p->est |= IS_EST_TS;
 			p->cause = -1;
@@ -870,6 +935,32 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		set_cause(p, e->func && e->func == tick_func(c) ? IS_CAUSE_TICK : IS_CAUSE_TIMER);
 		break;
 	}
+	case CAP_PR_SLEEP:
+		c->st.probe_sleep++;
+		if (c->o.no_probes)
+			break;
+		c->pr_sleep_on = true;
+		if (e->b != INT64_MIN)
+			c->st.probe_delta = true;
+		p->pr_sleep = true;
+		p->pr_sleep_ns = e->a;
+		p->pr_delta_ns = e->b;
+		break;
+	case CAP_PR_LATREQ:
+		c->st.probe_latreq++;
+		if (c->o.no_probes)
+			break;
+		c->pr_lat_on = true;
+		p->pr_lat = true;
+		p->pr_lat_ns = e->a;
+		break;
+	case CAP_PR_STOP:
+		c->st.probe_stop++;
+		if (c->o.no_probes)
+			break;
+		c->pr_stop_on = true;
+		p->pr_stop = (int)e->a;
+		break;
 	case CAP_TICK_STOP:
 		p->ts_known = true;
 		if (e->a) {

@@ -26,6 +26,10 @@ enum cap_type {
 	CAP_SWITCH,        /* sched:sched_switch; a = prev_pid, b = next_pid */
 	CAP_LOST,          /* the ring buffer lost events on this CPU */
 	CAP_HOTPLUG,       /* cpuhp:cpuhp_enter/exit; a = the CPU changing state */
+	CAP_PR_SLEEP,      /* kprobe idlesim_sleep_length; a = sleep_ns, b = delta_next_ns
+			      (INT64_MIN: the kernel let the probe read no argument) */
+	CAP_PR_LATREQ,     /* kprobe idlesim_latency_req; a = latency_req_ns */
+	CAP_PR_STOP,       /* kprobes idlesim_stop_tick (a = 1), idlesim_retain_tick (a = 0) */
 	CAP_OTHER,         /* any other event: only its CPU and time matter */
 };
 

@@ -242,6 +242,21 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 			return cap_error(c, error, line, "cpu", "missing or out of range");
 		e.type = CAP_HOTPLUG;
 		e.a = x;
+	} else if (IS_EV("idlesim_sleep_length")) {
+		if (!need(c, error, line, pl, "sleep_ns", &x))
+			return false;
+		e.type = CAP_PR_SLEEP;
+		e.a = x;
+		if (!ftrace_field_i64(pl, "delta_next_ns", &e.b))
+			e.b = INT64_MIN;
+	} else if (IS_EV("idlesim_latency_req")) {
+		if (!need(c, error, line, pl, "latency_req_ns", &x))
+			return false;
+		e.type = CAP_PR_LATREQ;
+		e.a = x;
+	} else if (IS_EV("idlesim_stop_tick") || IS_EV("idlesim_retain_tick")) {
+		e.type = CAP_PR_STOP;
+		e.a = IS_EV("idlesim_stop_tick");
 	} else if (IS_EV("sched_switch")) {
 		int64_t y;
 

@@ -217,6 +217,21 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 			return fail(d, "cpu");
 		e.type = CAP_HOTPLUG;
 		e.a = (int64_t)MIN(v, (unsigned long long)IS_TRACE_MAX_CPUS);
+	} else if (!strcmp(name, "idlesim_sleep_length")) {
+		/* the kprobes of tools/capture/probes.sh: s64 fields */
+		if (!field_u64(ev, r, "sleep_ns", &v))
+			return fail(d, "sleep_ns");
+		e.type = CAP_PR_SLEEP;
+		e.a = (int64_t)v;
+		e.b = field_u64(ev, r, "delta_next_ns", &w) ? (int64_t)w : INT64_MIN;
+	} else if (!strcmp(name, "idlesim_latency_req")) {
+		if (!field_u64(ev, r, "latency_req_ns", &v))
+			return fail(d, "latency_req_ns");
+		e.type = CAP_PR_LATREQ;
+		e.a = (int64_t)v;
+	} else if (!strcmp(name, "idlesim_stop_tick") || !strcmp(name, "idlesim_retain_tick")) {
+		e.type = CAP_PR_STOP;
+		e.a = name[8] == 's';
 	} else if (!strcmp(name, "sched_switch")) {
 		if (!field_u64(ev, r, "prev_pid", &v) || !field_u64(ev, r, "next_pid", &w))
 			return fail(d, "prev_pid");

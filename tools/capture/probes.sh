@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=sh
+#
+# The governor's inputs on a stock kernel: kprobe events (tracefs
+# kprobe_events, CONFIG_KPROBE_EVENTS) on the functions a cpuidle governor
+# calls in its select(), sourced by a POSIX shell (busybox's included).
+#
+#   idlesim_probes_add TRACEFS    place and enable them; one line per probe:
+#                                 "NAME ok ARGS" or "NAME failed: WHY"
+#   idlesim_probes_remove TRACEFS disable and delete them
+#
+# What each records, and what `idlesim import` does with it
+# (docs/import.md, "Probes"):
+#   idlesim_sleep_length  return of tick_nohz_get_sleep_length(): the sleep
+#       length the governor read (sleep_ns) and, where the kernel lets a
+#       return probe read an argument (6.10 and later: $arg1 is kept from
+#       the entry), *delta_next (delta_next_ns).  A select without it did
+#       not read the sleep length (teo since 6.12 may skip it).
+#   idlesim_latency_req   return of cpuidle_governor_latency_req(): the
+#       PM QoS limit the governor obeyed (latency_req_ns).
+#   idlesim_stop_tick / idlesim_retain_tick  entries of
+#       tick_nohz_idle_stop_tick() / tick_nohz_idle_retain_tick(): the
+#       stop-tick decision (stop is also called when the tick is already
+#       stopped; a stop with no timer:tick_stop after it is the kernel
+#       keeping the tick for a timer, RCU or irq work within a jiffy).
+#   idlesim_nr_iowait     return of nr_iowait_cpu(): menu (6.1 and before)
+#       reads it in every select (nr_iowait).
+#
+# Each is tried with its richest arguments first; a kernel that refuses one
+# (no such symbol, inlined, a fetch argument it does not know) gets the
+# next form, and the last failure is said.
+
+IDLESIM_PROBES="
+sleep_length|r:idlesim/idlesim_sleep_length tick_nohz_get_sleep_length sleep_ns=\$retval:s64 delta_next_ns=+0(\$arg1):s64|r:idlesim/idlesim_sleep_length tick_nohz_get_sleep_length sleep_ns=\$retval:s64
+latency_req|r:idlesim/idlesim_latency_req cpuidle_governor_latency_req latency_req_ns=\$retval:s64
+stop_tick|p:idlesim/idlesim_stop_tick tick_nohz_idle_stop_tick
+retain_tick|p:idlesim/idlesim_retain_tick tick_nohz_idle_retain_tick
+nr_iowait|r:idlesim/idlesim_nr_iowait nr_iowait_cpu nr_iowait=\$retval:u32
+"
+
+idlesim_probes_add() {
+	_t=$1
+	if [ ! -w "$_t/kprobe_events" ]; then
+		echo "all failed: no $_t/kprobe_events (CONFIG_KPROBE_EVENTS off, tracefs not mounted, or not root)"
+		return 1
+	fi
+	echo "$IDLESIM_PROBES" | while IFS='|' read -r _name _d1 _d2; do
+		[ -n "$_name" ] || continue
+		_ok=""
+		_why=""
+		for _d in "$_d1" "$_d2"; do
+			[ -n "$_d" ] || continue
+			if echo "$_d" >> "$_t/kprobe_events" 2>/dev/null; then
+				_ok=$_d
+				break
+			fi
+			# the kernel's reason, where it keeps one (error_log, 5.6 and later)
+			_why=$(tail -n 1 "$_t/error_log" 2>/dev/null | sed 's/^ *//')
+		done
+		if [ -z "$_ok" ]; then
+			echo "$_name failed: ${_why:-refused}"
+			continue
+		fi
+		if ! echo 1 > "$_t/events/idlesim/idlesim_$_name/enable" 2>/dev/null; then
+			echo "$_name failed: placed but could not be enabled"
+			continue
+		fi
+		echo "$_name ok $(echo "$_ok" | cut -d' ' -f3-)"
+	done
+}
+
+idlesim_probes_remove() {
+	_t=$1
+	[ -d "$_t/events/idlesim" ] || return 0
+	echo 0 > "$_t/events/idlesim/enable" 2>/dev/null
+	for _e in "$_t"/events/idlesim/idlesim_*; do
+		[ -d "$_e" ] && echo "-:idlesim/$(basename "$_e")" >> "$_t/kprobe_events" 2>/dev/null
+	done
+	return 0
+}
