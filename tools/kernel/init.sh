@@ -40,12 +40,36 @@ counters() {
 		echo "IDLESIM-COUNTERS $1 ${c%%/*} $(basename "$d") usage=$(cat "$d/usage") time=$(cat "$d/time") above=$(cat "$d/above") below=$(cat "$d/below") rejected=$(cat "$d/rejected")"
 	done
 }
+# Every CPU's tick in NOHZ mode before the workload: the x86_64 guest
+# switches to it only when the TSC clocksource is registered (the refined
+# calibration, about 1.1 s after boot; before that the governors read
+# KTIME_MAX sleep lengths), which fell 30 ms into the rt-app window.
+# /proc/timer_list: ".nohz : 1" (6.12), ".nohz_mode : 1 or 2" (6.1).
+nohz_wait() {
+	n=$(nproc)
+	i=0
+	while [ $i -lt 200 ]; do
+		k=$(grep -cE '^  \.nohz(_mode)? *: [12]' /proc/timer_list 2>/dev/null)
+		[ "${k:-0}" -ge "$n" ] && return 0
+		sleep 0.05
+		i=$((i + 1))
+	done
+	echo "IDLESIM-INFO the tick is not in NOHZ mode on every CPU after 10 s"
+}
 if grep -q 'idlesim\.rtapp=1' /proc/cmdline && [ -e /workload.json ]; then
 	# idlesim.rtapp=1: rt-app (the image carries Debian's, with its
 	# libraries) runs /workload.json; its logs come back as a tar.
 	# The trace keeps everything since boot (the governor's history, for
 	# an exact replay); markers in it say when rt-app ran.
 	mkdir -p /rtapp
+	nohz_wait
+	# The kprobe events a stock capture adds (tools/capture/probes.sh),
+	# unless idlesim.noprobes=1: their lines say which took.
+	if [ -f /probes.sh ] && ! grep -q 'idlesim\.noprobes=1' /proc/cmdline; then
+		# shellcheck source=../capture/probes.sh
+		. /probes.sh
+		idlesim_probes_add $T | sed 's/^/IDLESIM-PROBE /'
+	fi
 	counters before
 	echo "idlesim: rt-app start" > $T/trace_marker
 	(cd /rtapp && /usr/bin/rt-app /workload.json > /rtapp/rt-app.out 2>&1) ||
