@@ -242,6 +242,27 @@ expect 1 "field 'k' is required" -- "$IDLESIM" replay --check -g ladder "$S"
 	[ "$(wc -l < "$T/in.txt")" -eq 1500 ] && ok || bad "replay --inputs"
 expect 1 "--inputs $T/odir: Is a directory" -- "$IDLESIM" replay -g ladder --inputs "$T/odir" "$S"
 
+# --- a bundle of tools/capture/idlesim-capture: no flag needed.  The
+# capture is a guest's (the fuzz corpus' run with the kprobes), its
+# table the power9 sysfs dump; the probes give the sleep lengths.
+B="$T/bundle"
+mkdir -p "$B"
+cp "$TESTDATA/../fuzz/corpus/capture/9d919ac2f703c7873f242713e5e7f106c0307a59" "$B/trace.txt"
+cp -r "$TESTDATA/sysfs-power9" "$B/states"
+printf 'idlesim-capture 1\nrelease=6.12.57\ncpus=2\nhz=100\nhz_source=config /boot/config-6.12.57\ngovernor=teo\ndriver=model_idle\ntick_stop_traced=1\nprobe_sleep_length=ok sleep_ns=$retval:s64\nlost_events=0\n' > "$B/meta"
+expect 0 "bundle $B: Linux 6.12.57, 2 CPUs, governor teo, HZ from the bundle (config /boot/config-6.12.57)" \
+	"probe sleep_length ok sleep_ns=\$retval:s64" "periods take the sleep length (or that none was read) from them" \
+	-- "$IDLESIM" import "$B" -o "$T/bundle.trace"
+grep -q ' slr=1' "$T/bundle.trace" && ok || bad "a bundle's probes gave no sleep length"
+printf 'idlesim-capture 1\ncpus=2\nhz=fast\n' > "$B/meta"
+expect 1 "$B/meta: line 3: hz: not 1..100000" -- "$IDLESIM" import "$B" -o "$T/bundle2.trace"
+printf 'idlesim-capture 1\ncpus=2\ncolour=blue\n' > "$B/meta"
+expect 1 "$B/meta: line 3: colour: unknown key" -- "$IDLESIM" import "$B" -o "$T/bundle2.trace"
+[ ! -e "$T/bundle2.trace" ] && ok || bad "a refused bundle left a trace"
+rm "$B/trace.txt"
+printf 'idlesim-capture 1\n' > "$B/meta"
+expect 1 "$B: no trace.txt, trace.txt.xz or trace.txt.gz" -- "$IDLESIM" import "$B" -o "$T/bundle2.trace"
+
 # --- import of the kernel series' trace events
 expect 0 "2 records (1 not entered) on 2 CPUs" "2 partial periods" "2 other events ignored" \
 	-- "$IDLESIM" import -s power9 --format cpuidle-events "$TESTDATA/cpuidle-events.txt" -o "$T/imp.trace"

@@ -153,6 +153,28 @@ bool is_import_capture(const char *in, const char *out, enum is_trace_format fmt
 		       struct is_capture_stats *stats, GError **error);
 
 /*
+ * A bundle of tools/capture/idlesim-capture: the capture, the state table
+ * and what the machine said of itself (tools/capture/idlesim-capture).
+ */
+struct is_bundle {
+	char *trace;              /* the capture inside it */
+	char *states;             /* its states/ directory (a sysfs copy) */
+	int hz;                   /* 0: not known */
+	char hz_source[64];       /* "config ...", "measured (...)", "unknown" */
+	int cpus;
+	bool tick_stop_traced;
+	int64_t lost_events;
+	char release[128], governor[32];
+	GPtrArray *probes;        /* "NAME ok ARGS" / "NAME failed: WHY" */
+};
+
+/* Whether @path is a bundle (a directory whose meta has the magic line). */
+bool is_bundle_is(const char *path);
+/* Reads it; an error names the meta file's line and key. */
+bool is_bundle_read(const char *path, struct is_bundle *b, GError **error);
+void is_bundle_clear(struct is_bundle *b);
+
+/*
  * Opens @path for reading, decompressing gzip or xz by content; "-" is
  * stdin.  The FILE is closed with fclose().
  */

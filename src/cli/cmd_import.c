@@ -12,6 +12,10 @@
 #include "cli.h"
 #include "idlesim/import.h"
 
+/* the bundle's strings, freed on every return */
+typedef struct is_bundle IsBundle;
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC(IsBundle, is_bundle_clear)
+
 static void pct_line(FILE *f, const char *what, uint64_t n, uint64_t of)
 {
 	fprintf(f, "  %-34s %10" G_GUINT64_FORMAT "  %5.1f%%\n", what, n, cli_pct(n, of));
@@ -140,6 +144,8 @@ int cmd_import(int argc, char **argv)
 	g_autoptr(GOptionContext) ctx = g_option_context_new("IN - turn a kernel capture into a native trace");
 	struct is_trace_header h;
 	struct is_state_table *t;
+	g_auto(IsBundle) bundle = { 0 };
+	const char *in = NULL;
 	uint32_t disabled = 0;
 	GError *err = NULL;
 	int code, f;
@@ -158,7 +164,38 @@ int cmd_import(int argc, char **argv)
 	}
 	if (!cli_out_check("--output", out, &code))
 		return code;
+	in = argv[1];
 	kevents = format && strcmp(format, "cpuidle-events") == 0;
+	/*
+	 * A bundle of tools/capture/idlesim-capture carries the capture, the
+	 * table, HZ and the tick_stop setting: no flag needed (given ones win).
+	 */
+	if (!kevents && is_bundle_is(argv[1])) {
+		if (!is_bundle_read(argv[1], &bundle, &err))
+			goto fail;
+		in = bundle.trace;
+		if (!states)
+			states = g_strdup(bundle.states);
+		if (hz == -1 && bundle.hz > 0)
+			hz = bundle.hz;
+		if (bundle.tick_stop_traced)
+			tick_traced = TRUE;
+		if (!quiet) {
+			FILE *q = strcmp(out, "-") ? stdout : stderr;
+
+			fprintf(q, "bundle %s: Linux %s, %d CPUs, governor %s, HZ %s (%s)\n",
+				argv[1], bundle.release[0] ? bundle.release : "?", bundle.cpus,
+				bundle.governor[0] ? bundle.governor : "?",
+				bundle.hz > 0 ? "from the bundle" : "from the capture",
+				bundle.hz_source[0] ? bundle.hz_source : "unknown");
+			for (guint k = 0; k < bundle.probes->len; k++)
+				fprintf(q, "  probe %s\n", (const char *)bundle.probes->pdata[k]);
+			if (bundle.lost_events)
+				fprintf(q, "warning: the capture lost %" G_GINT64_FORMAT " events "
+					"(its ring buffer overran): periods at the losses are "
+					"dropped\n", bundle.lost_events);
+		}
+	}
 	f = format && !kevents ? is_capture_format_parse(format) : IS_CAP_AUTO;
 	if (f < 0) {
 		cli_error("--format: '%s' is not auto, ftrace, trace-cmd, dat or cpuidle-events",
@@ -228,7 +265,7 @@ int cmd_import(int argc, char **argv)
 		if (hz < 0)
 			is_trace_header_add_comment(&h, "# assumed: hz 100: not given (import --hz "
 						    "sets it)");
-		if (!is_import_cpuidle_events(argv[1], out, is_trace_format_for_path(out), &h, &st,
+		if (!is_import_cpuidle_events(in, out, is_trace_format_for_path(out), &h, &st,
 					      &err)) {
 			is_states_free(t);
 			is_trace_header_clear(&h);
@@ -252,7 +289,7 @@ int cmd_import(int argc, char **argv)
 		struct is_capture_stats st;
 
 		g_snprintf(h.source, sizeof(h.source), "idlesim import of a stock capture");
-		if (!is_import_capture(argv[1], out, is_trace_format_for_path(out), &h, t, disabled,
+		if (!is_import_capture(in, out, is_trace_format_for_path(out), &h, t, disabled,
 				       &o, &st, &err)) {
 			is_states_free(t);
 			is_trace_header_clear(&h);
@@ -260,7 +297,7 @@ int cmd_import(int argc, char **argv)
 		}
 		/* with -o - the trace itself goes to stdout */
 		if (!quiet)
-			print_stats(strcmp(out, "-") ? stdout : stderr, argv[1], out, &st, hz);
+			print_stats(strcmp(out, "-") ? stdout : stderr, in, out, &st, hz);
 	}
 	is_states_free(t);
 	is_trace_header_clear(&h);

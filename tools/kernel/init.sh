@@ -80,6 +80,17 @@ if grep -q 'idlesim\.rtapp=1' /proc/cmdline && [ -e /workload.json ]; then
 	echo "IDLESIM-RTAPP-BEGIN"
 	tar -C /rtapp -cf - . | gzip -1 | base64
 	echo "IDLESIM-RTAPP-END"
+elif grep -q 'idlesim\.capture=1' /proc/cmdline && [ -x /idlesim-capture ]; then
+	# idlesim.capture=1: tools/capture/idlesim-capture records the
+	# workload as a user would, on its own events and probes; the bundle
+	# comes back as a tar between markers.
+	nohz_wait
+	echo 0 > $T/events/enable
+	/idlesim-capture -o /bundle --duration $((secs + 5)) -- /workload "$secs" 2>&1 |
+		sed 's/^/IDLESIM-INFO capture: /'
+	echo "IDLESIM-BUNDLE-BEGIN"
+	tar -C / -cf - bundle | gzip -1 | base64
+	echo "IDLESIM-BUNDLE-END"
 elif [ -n "$dat" ] && [ -x /usr/bin/trace-cmd ]; then
 	echo 0 > $T/tracing_on
 	echo > $T/trace
