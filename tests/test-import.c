@@ -435,11 +435,20 @@ static void test_tick(void **state)
  *    sleep-length probe, so the governor read none: slr=0 and 0, 0 as in
  *    the series' records; the retain probe: no stop; the limit back to
  *    PM QoS's "none" (2000 s).
- * With no_probes the same capture gives the tracepoints' reconstruction.
+ * Each has span and lres: the governor's clock from the select (its
+ * first latency reading: 2.000060, 2.001020) to the exit (940 and 80 us),
+ * and the period (900 and 70 us).  CPU 1's period at 1.9 s, before any
+ * probe, had no select (the default idle loop before the cpuidle driver):
+ * held, then dropped when the first probe came.
+ * With no_probes the same capture gives the tracepoints' reconstruction,
+ * CPU 1's period included.
  */
 static void test_probes(void **state)
 {
 	const char *in = HEAD
+		L(1, "1.900000", "cpu_idle: state=1 cpu_id=1")
+		L(1, "1.900500", "cpu_idle: state=4294967295 cpu_id=1")
+		L(1, "1.900600", "sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=56 next_prio=120")
 		L(0, "2.000000", "hrtimer_expire_entry: hrtimer=00000000aaaa0001 function=tick_nohz_handler now=2000000000")
 		L(0, "2.000000", "hrtimer_start: hrtimer=00000000aaaa0001 function=tick_nohz_handler expires=2010000000 softexpires=2010000000 mode=ABS was_armed=0")
 		T(0, "2.000050", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120")
@@ -464,8 +473,9 @@ static void test_probes(void **state)
 	r = import_text(in, &o, &st, &err);
 	assert_null(err);
 	assert_string_equal(r,
-		"I 0 2000100000 30000000 9939000 0 50000 900000 irq k=4 stop=1 slr=1 nw=1\n"
-		"I 0 2001030000 0 0 0 2000000000000 70000 unknown k=1 slr=0\n");
+		"I 0 2000100000 30000000 9939000 0 50000 900000 irq k=4 stop=1 span=940000 lres=900000 slr=1 nw=1\n"
+		"I 0 2001030000 0 0 0 2000000000000 70000 unknown k=1 span=80000 lres=70000 slr=0\n");
+	assert_int_equal(st.probe_unselected, 1);
 	assert_int_equal(st.probe_sleep, 1);
 	assert_int_equal(st.probe_latreq, 2);
 	assert_int_equal(st.probe_stop, 2);
@@ -477,6 +487,7 @@ static void test_probes(void **state)
 	r0 = import_text(in, &o, &st, &err);
 	assert_null(err);
 	assert_string_equal(r0,
+		"I 1 1900000000 1000000000 10000000 0 2147483647000 500000 unknown k=1 est=sleep+ts\n"
 		"I 0 2000100000 1000000000 9900000 0 2147483647000 900000 irq k=4 nw=1 est=sleep\n"
 		"I 0 2001030000 1000000000 8970000 0 2147483647000 70000 unknown k=1 est=sleep\n");
 	assert_int_equal(st.probe_sleep, 1);

@@ -138,6 +138,8 @@ struct is_capture_stats {
 	 * seen, and the records whose inputs they gave */
 	uint64_t probe_sleep, probe_latreq, probe_stop;
 	uint64_t probe_sleep_records;   /* sleep length (and read or not) from the probe */
+	uint64_t probe_unselected;      /* periods with no governor's select (no latency
+					   probe: the default idle loop): dropped */
 	bool probe_delta;               /* its delta_next_ns was readable */
 };
 

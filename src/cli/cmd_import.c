@@ -56,6 +56,10 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 			"read) from them\n", s->probe_sleep,
 			s->probe_delta ? "read" : "not readable: estimated", s->probe_latreq,
 			s->probe_stop, s->probe_sleep_records);
+	if (s->probe_unselected)
+		fprintf(f, "  %" G_GUINT64_FORMAT " idle periods had no governor's select (no "
+			"latency probe: the default idle loop, e.g. before the cpuidle driver "
+			"registered): dropped\n", s->probe_unselected);
 	fprintf(f, "  tick timer function: %s\n",
 	       s->tick_function[0] ? s->tick_function : "not identified");
 	if (hz > 0 && s->hz_seen && s->hz_seen != hz)

@@ -60,6 +60,13 @@
 #include "idlesim/sim.h"
 
 #define MAX_TIMERS 64
+#define HOLD_MAX 4096
+
+struct held {
+	struct is_record r;
+	int miss;
+	bool est_idle;
+};
 
 struct hrt {
 	uint64_t id;
@@ -106,6 +113,13 @@ struct ccpu {
 	bool pr_sleep, pr_lat;
 	int64_t pr_sleep_ns, pr_delta_ns, pr_lat_ns;
 	int pr_stop;
+	/*
+	 * The governor's select began at the first latency-limit reading
+	 * after the last one ended (a stop or retain probe, or an entry):
+	 * menu and teo read the limit first.  INT64_MIN: not seen.
+	 */
+	bool pr_in_select;
+	int64_t pr_sel_ts, sel_ts;
 	/* the open period's, from them: slr -1 (no probe), 0 not read, 1 read */
 	int slr, gstop;
 	int64_t lat;
@@ -147,7 +161,11 @@ struct cap_ctx {
 	bool hz_given;
 	/* a kprobe of that kind was seen: from then on, its absence in a pass
 	 * is the kernel's (the governor did not read the sleep length) */
-	bool pr_sleep_on, pr_lat_on, pr_stop_on;
+	bool pr_sleep_on, pr_lat_on, pr_stop_on, pr_any;
+	/* periods before the first probe (see finalize()) */
+	struct held *held;
+	int nheld;
+	bool hold_off;
 	struct is_capture_stats st;
 	/* reorder window */
 	struct cap_event *heap;
@@ -263,6 +281,7 @@ void cap_free(struct cap_ctx *c)
 	g_hash_table_destroy(c->fidx);
 	g_ptr_array_free(c->funcs, TRUE);
 	g_array_free(c->polls, TRUE);
+	g_free(c->held);
 	g_array_free(c->tick_lates, TRUE);
 	g_free(c->out);
 	if (c->spool)
@@ -394,8 +413,10 @@ static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
 		 * capture began.  See CAP_SWITCH and CAP_TICK_STOP.
 		 */
 		memset(c->cpu + c->ncpu_alloc, 0, sizeof(struct ccpu) * (size_t)(n - c->ncpu_alloc));
-		for (int k = c->ncpu_alloc; k < n; k++)
+		for (int k = c->ncpu_alloc; k < n; k++) {
 			c->cpu[k].pr_stop = -1;
+			c->cpu[k].pr_sel_ts = c->cpu[k].sel_ts = INT64_MIN;
+		}
 		c->ncpu_alloc = n;
 	}
 	if (cpu > c->maxcpu)
@@ -591,12 +612,52 @@ static void compute_inputs(struct cap_ctx *c, struct ccpu *p, int64_t ts)
 	}
 }
 
+/* Counts a record in the import's statistics and queues it for output. */
+static void account(struct cap_ctx *c, struct is_record *r, int miss, bool est_idle)
+{
+	enum is_miss ours;
+
+	if (r->cause == IS_CAUSE_POLL)
+		g_array_append_val(c->polls, r->idle_ns);
+	c->st.probe_sleep_records += !!(r->has & IS_HAS_SLR);
+	c->st.records++;
+	c->st.exact += r->est == 0;
+	c->st.est_sleep += !!(r->est & IS_EST_SLEEP);
+	c->st.est_ts += !!(r->est & IS_EST_TS);
+	c->st.est_idle += !!(r->est & IS_EST_IDLE);
+	c->st.cause[r->cause]++;
+	if (!est_idle) {
+		ours = is_miss_kind(c->t, c->disabled, r->kstate, r->idle_ns);
+		c->st.miss_ours[ours]++;
+		c->st.miss_kernel[miss < 0 ? IS_MISS_NONE : miss]++;
+		if ((miss < 0 ? IS_MISS_NONE : (enum is_miss)miss) == ours)
+			c->st.miss_agree++;
+		else
+			c->st.miss_disagree++;
+	}
+	out_push(&c->out, &c->on, &c->ocap, r);
+}
+
+/* The held periods, counted and queued: no probe came. */
+static void release_held(struct cap_ctx *c)
+{
+	for (int i = 0; i < c->nheld; i++)
+		account(c, &c->held[i].r, c->held[i].miss, c->held[i].est_idle);
+	c->nheld = 0;
+}
+
+/* A probe came: the held periods had no governor. */
+static void drop_held(struct cap_ctx *c)
+{
+	c->st.probe_unselected += (uint64_t)c->nheld;
+	c->nheld = 0;
+}
+
 static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bool est_idle,
 		     int64_t end)
 {
 	struct is_record r = { 0 };
 	int cause = p->cause;
-	enum is_miss ours;
 
 	/*
 	 * No wakeup evidence: a need_resched flag on the exit line means
@@ -621,14 +682,24 @@ static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bo
 	if (r.idle_ns > IS_TRACE_MAX_IDLE_NS)
 		r.idle_ns = IS_TRACE_MAX_IDLE_NS;
 	r.cause = (uint8_t)cause;
-	if (cause == IS_CAUSE_POLL)
-		g_array_append_val(c->polls, r.idle_ns);
 	r.kstate = (int8_t)p->state;
 	r.has = IS_HAS_KSTATE;
 	r.flags = p->ts ? IS_F_TS : 0;
 	if (p->gstop >= 0 ? p->gstop : p->kstop) {
 		r.has |= IS_HAS_KSTOP;
 		r.flags |= IS_F_KSTOP;
+	}
+	if (p->sel_ts != INT64_MIN && !est_idle && end >= p->entry && p->entry >= p->sel_ts) {
+		/*
+		 * The governor's clock from its select to the period's end
+		 * (teo's time_span_ns): the series' records measure it, and
+		 * the model adds the part outside the state (span less lres)
+		 * to its own residencies.  The reflect follows the exit event
+		 * by a microsecond or two, untraced: taken as none.
+		 */
+		r.has |= IS_HAS_SPAN | IS_HAS_LRES;
+		r.lres_ns = r.idle_ns;
+		r.span_ns = end - p->sel_ts;
 	}
 	if (p->slr >= 0) {
 		/* as the series' records: a sleep length not read is 0, 0 */
@@ -637,28 +708,34 @@ static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bo
 			r.flags |= IS_F_SLR;
 		else
 			r.sleep_ns = r.tick_ns = 0;
-		c->st.probe_sleep_records++;
 	}
 	if (nowork)
 		r.flags |= IS_F_NOWORK;
 	r.est = p->est | (est_idle ? IS_EST_IDLE : 0);
-	c->st.records++;
-	c->st.exact += r.est == 0;
-	c->st.est_sleep += !!(r.est & IS_EST_SLEEP);
-	c->st.est_ts += !!(r.est & IS_EST_TS);
-	c->st.est_idle += !!(r.est & IS_EST_IDLE);
-	c->st.cause[cause]++;
-	if (!est_idle) {
-		ours = is_miss_kind(c->t, c->disabled, p->state, r.idle_ns);
-		c->st.miss_ours[ours]++;
-		c->st.miss_kernel[p->miss < 0 ? IS_MISS_NONE : p->miss]++;
-		if ((p->miss < 0 ? IS_MISS_NONE : (enum is_miss)p->miss) == ours)
-			c->st.miss_agree++;
-		else
-			c->st.miss_disagree++;
-	}
-	out_push(&c->out, &c->on, &c->ocap, &r);
 	p->phase = P_NONE;
+	/*
+	 * A period of a capture with the probes whose pass read no latency
+	 * limit had no governor: the default idle loop (before the cpuidle
+	 * driver registered, or with cpuidle off) traces cpu_idle too.  Not
+	 * a selection: dropped, counted.  Before the capture's first probe
+	 * that cannot be told yet: such periods are held (up to HOLD_MAX)
+	 * and dropped if a probe then comes, kept if none does.
+	 */
+	if (c->pr_lat_on && p->sel_ts == INT64_MIN) {
+		c->st.probe_unselected++;
+		return;
+	}
+	if (!c->o.no_probes && !c->pr_any && !c->hold_off) {
+		if (!c->held)
+			c->held = g_new(struct held, HOLD_MAX);
+		if (c->nheld < HOLD_MAX) {
+			c->held[c->nheld++] = (struct held){ r, p->miss, est_idle };
+			return;
+		}
+		release_held(c);
+		c->hold_off = true;
+	}
+	account(c, &r, p->miss, est_idle);
 }
 
 /* A period left open by a lost exit: estimate or drop it. */
@@ -712,8 +789,10 @@ static void take_probes(struct cap_ctx *c, struct ccpu *p)
 		p->lat = p->pr_lat_ns;
 	if (c->pr_stop_on && p->pr_stop >= 0 && !p->ts)
 		p->gstop = p->pr_stop;
-	p->pr_sleep = p->pr_lat = false;
+	p->sel_ts = p->pr_sel_ts;
+	p->pr_sleep = p->pr_lat = p->pr_in_select = false;
 	p->pr_stop = -1;
+	p->pr_sel_ts = INT64_MIN;
 }
 
 static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error)
@@ -939,6 +1018,10 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		c->st.probe_sleep++;
 		if (c->o.no_probes)
 			break;
+		if (!c->pr_any) {
+			c->pr_any = true;
+			drop_held(c);
+		}
 		c->pr_sleep_on = true;
 		if (e->b != INT64_MIN)
 			c->st.probe_delta = true;
@@ -950,16 +1033,29 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		c->st.probe_latreq++;
 		if (c->o.no_probes)
 			break;
+		if (!c->pr_any) {
+			c->pr_any = true;
+			drop_held(c);
+		}
 		c->pr_lat_on = true;
 		p->pr_lat = true;
 		p->pr_lat_ns = e->a;
+		if (!p->pr_in_select) {
+			p->pr_in_select = true;
+			p->pr_sel_ts = e->ts_ns;
+		}
 		break;
 	case CAP_PR_STOP:
 		c->st.probe_stop++;
 		if (c->o.no_probes)
 			break;
+		if (!c->pr_any) {
+			c->pr_any = true;
+			drop_held(c);
+		}
 		c->pr_stop_on = true;
 		p->pr_stop = (int)e->a;
+		p->pr_in_select = false;
 		break;
 	case CAP_TICK_STOP:
 		p->ts_known = true;
@@ -1375,6 +1471,7 @@ bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,
 			c->st.partial_end++;
 		p->phase = P_NONE;
 	}
+	release_held(c);
 	if (!out_release(c, 0, true, error))
 		return false;
 	if (!c->spooled) {

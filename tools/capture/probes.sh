@@ -69,6 +69,18 @@ idlesim_probes_add() {
 	done
 }
 
+# The kernel command line's kprobe_event= value placing the same probes
+# from boot (their richest forms; the kernel enables them at once and logs
+# "Failed to add event" for one it refuses): a capture that starts at boot
+# then holds the governor's whole history, as the series' events do.
+idlesim_probes_cmdline() {
+	echo "$IDLESIM_PROBES" | while IFS='|' read -r _name _d1 _d2; do
+		if [ -n "$_name" ]; then
+			printf '%s;' "$(echo "$_d1" | tr ' ' ',')"
+		fi
+	done | sed 's/;$//'
+}
+
 idlesim_probes_remove() {
 	_t=$1
 	[ -d "$_t/events/idlesim" ] || return 0

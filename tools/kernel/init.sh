@@ -63,9 +63,14 @@ if grep -q 'idlesim\.rtapp=1' /proc/cmdline && [ -e /workload.json ]; then
 	# an exact replay); markers in it say when rt-app ran.
 	mkdir -p /rtapp
 	nohz_wait
-	# The kprobe events a stock capture adds (tools/capture/probes.sh),
-	# unless idlesim.noprobes=1: their lines say which took.
-	if [ -f /probes.sh ] && ! grep -q 'idlesim\.noprobes=1' /proc/cmdline; then
+	# The kprobe events a stock capture adds (tools/capture/probes.sh):
+	# placed from boot by kprobe_event= where the command line has it,
+	# else here, unless idlesim.noprobes=1; their lines say which took.
+	if [ -d $T/events/idlesim ]; then
+		for e in $T/events/idlesim/idlesim_*; do
+			echo "IDLESIM-PROBE ${e##*/idlesim_} from boot, enabled $(cat "$e/enable")"
+		done
+	elif [ -f /probes.sh ] && ! grep -q 'idlesim\.noprobes=1' /proc/cmdline; then
 		# shellcheck source=../capture/probes.sh
 		. /probes.sh
 		idlesim_probes_add $T | sed 's/^/IDLESIM-PROBE /'
