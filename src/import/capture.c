@@ -653,6 +653,18 @@ static void drop_held(struct cap_ctx *c)
 	c->nheld = 0;
 }
 
+/* A probe event: false if they are ignored; the first one drops the held periods. */
+static bool probe_on(struct cap_ctx *c)
+{
+	if (c->o.no_probes)
+		return false;
+	if (!c->pr_any) {
+		c->pr_any = true;
+		drop_held(c);
+	}
+	return true;
+}
+
 static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bool est_idle,
 		     int64_t end)
 {
@@ -1016,12 +1028,8 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 	}
 	case CAP_PR_SLEEP:
 		c->st.probe_sleep++;
-		if (c->o.no_probes)
+		if (!probe_on(c))
 			break;
-		if (!c->pr_any) {
-			c->pr_any = true;
-			drop_held(c);
-		}
 		c->pr_sleep_on = true;
 		if (e->b != INT64_MIN)
 			c->st.probe_delta = true;
@@ -1031,12 +1039,8 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		break;
 	case CAP_PR_LATREQ:
 		c->st.probe_latreq++;
-		if (c->o.no_probes)
+		if (!probe_on(c))
 			break;
-		if (!c->pr_any) {
-			c->pr_any = true;
-			drop_held(c);
-		}
 		c->pr_lat_on = true;
 		p->pr_lat = true;
 		p->pr_lat_ns = e->a;
@@ -1047,12 +1051,8 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		break;
 	case CAP_PR_STOP:
 		c->st.probe_stop++;
-		if (c->o.no_probes)
+		if (!probe_on(c))
 			break;
-		if (!c->pr_any) {
-			c->pr_any = true;
-			drop_held(c);
-		}
 		c->pr_stop_on = true;
 		p->pr_stop = (int)e->a;
 		p->pr_in_select = false;
