@@ -439,7 +439,8 @@ static void test_tick(void **state)
  * first latency reading: 2.000060, 2.001020) to the exit (940 and 80 us),
  * and the period (900 and 70 us).  CPU 1's period at 1.9 s, before any
  * probe, had no select (the default idle loop before the cpuidle driver):
- * held, then dropped when the first probe came.
+ * held, then dropped when the first probe came.  The draw inside pass 1's
+ * select is the governor's (rnd=); the one between the passes is not.
  * With no_probes the same capture gives the tracepoints' reconstruction,
  * CPU 1's period included.
  */
@@ -454,10 +455,12 @@ static void test_probes(void **state)
 		T(0, "2.000050", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120")
 		L(0, "2.000060", "idlesim_latency_req: (teo_select+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=50000")
 		L(0, "2.000061", "idlesim_sleep_length: (teo_select+0x544/0x5fc <- tick_nohz_get_sleep_length) sleep_ns=30000000 delta_next_ns=9939000")
+		L(0, "2.000061", "idlesim_draw: (__teo_select+0x123/0x5fc <- get_random_u32) draw=3441808534")
 		L(0, "2.000062", "idlesim_stop_tick: (tick_nohz_idle_stop_tick+0x0/0x40)")
 		L(0, "2.000100", "cpu_idle: state=4 cpu_id=0")
 		L(0, "2.001000", "cpu_idle: state=4294967295 cpu_id=0")
 		L(0, "2.001010", "irq_handler_entry: irq=24 name=virtio0")
+		L(0, "2.001015", "idlesim_draw: (some_irq_work+0x10/0x80 <- get_random_u32) draw=7")
 		L(0, "2.001020", "idlesim_latency_req: (teo_select+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=2000000000000")
 		L(0, "2.001021", "idlesim_retain_tick: (tick_nohz_idle_retain_tick+0x0/0x20)")
 		L(0, "2.001030", "cpu_idle: state=1 cpu_id=0")
@@ -473,12 +476,13 @@ static void test_probes(void **state)
 	r = import_text(in, &o, &st, &err);
 	assert_null(err);
 	assert_string_equal(r,
-		"I 0 2000100000 30000000 9939000 0 50000 900000 irq k=4 stop=1 span=940000 lres=900000 slr=1 nw=1\n"
+		"I 0 2000100000 30000000 9939000 0 50000 900000 irq k=4 stop=1 span=940000 lres=900000 rnd=3441808534 slr=1 nw=1\n"
 		"I 0 2001030000 0 0 0 2000000000000 70000 unknown k=1 span=80000 lres=70000 slr=0\n");
 	assert_int_equal(st.probe_unselected, 1);
 	assert_int_equal(st.probe_sleep, 1);
 	assert_int_equal(st.probe_latreq, 2);
 	assert_int_equal(st.probe_stop, 2);
+	assert_int_equal(st.probe_draw, 2);
 	assert_int_equal(st.probe_sleep_records, 2);
 	assert_true(st.probe_delta);
 	assert_int_equal(st.exact, 2);

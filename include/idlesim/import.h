@@ -136,7 +136,7 @@ struct is_capture_stats {
 	int64_t tick_late_median_ns;
 	/* the kprobe events (tools/capture/probes.sh): how many of each were
 	 * seen, and the records whose inputs they gave */
-	uint64_t probe_sleep, probe_latreq, probe_stop;
+	uint64_t probe_sleep, probe_latreq, probe_stop, probe_draw;
 	uint64_t probe_sleep_records;   /* sleep length (and read or not) from the probe */
 	uint64_t probe_unselected;      /* periods with no governor's select (no latency
 					   probe: the default idle loop): dropped */

@@ -51,11 +51,12 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 			s->probe_sleep, s->probe_latreq, s->probe_stop);
 	else
 		fprintf(f, "  kprobes: %" G_GUINT64_FORMAT " sleep-length (delta_next %s), %"
-			G_GUINT64_FORMAT " latency, %" G_GUINT64_FORMAT " stop-tick events; "
+			G_GUINT64_FORMAT " latency, %" G_GUINT64_FORMAT " stop-tick, %" G_GUINT64_FORMAT
+			" draw events; "
 			"%" G_GUINT64_FORMAT " periods take the sleep length (or that none was "
 			"read) from them\n", s->probe_sleep,
 			s->probe_delta ? "read" : "not readable: estimated", s->probe_latreq,
-			s->probe_stop, s->probe_sleep_records);
+			s->probe_stop, s->probe_draw, s->probe_sleep_records);
 	if (s->probe_unselected)
 		fprintf(f, "  %" G_GUINT64_FORMAT " idle periods had no governor's select (no "
 			"latency probe: the default idle loop, e.g. before the cpuidle driver "

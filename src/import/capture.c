@@ -120,6 +120,8 @@ struct ccpu {
 	 */
 	bool pr_in_select;
 	int64_t pr_sel_ts, sel_ts;
+	/* the random draw taken inside the select (-1: none) */
+	int64_t pr_draw, draw;
 	/* the open period's, from them: slr -1 (no probe), 0 not read, 1 read */
 	int slr, gstop;
 	int64_t lat;
@@ -416,6 +418,7 @@ static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
 		for (int k = c->ncpu_alloc; k < n; k++) {
 			c->cpu[k].pr_stop = -1;
 			c->cpu[k].pr_sel_ts = c->cpu[k].sel_ts = INT64_MIN;
+			c->cpu[k].pr_draw = c->cpu[k].draw = -1;
 		}
 		c->ncpu_alloc = n;
 	}
@@ -721,6 +724,10 @@ static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bo
 		else
 			r.sleep_ns = r.tick_ns = 0;
 	}
+	if (p->draw >= 0) {
+		r.has |= IS_HAS_DRAW;
+		r.draw = (uint32_t)p->draw;
+	}
 	if (nowork)
 		r.flags |= IS_F_NOWORK;
 	r.est = p->est | (est_idle ? IS_EST_IDLE : 0);
@@ -802,6 +809,8 @@ static void take_probes(struct cap_ctx *c, struct ccpu *p)
 	if (c->pr_stop_on && p->pr_stop >= 0 && !p->ts)
 		p->gstop = p->pr_stop;
 	p->sel_ts = p->pr_sel_ts;
+	p->draw = p->pr_draw;
+	p->pr_draw = -1;
 	p->pr_sleep = p->pr_lat = p->pr_in_select = false;
 	p->pr_stop = -1;
 	p->pr_sel_ts = INT64_MIN;
@@ -1056,6 +1065,12 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		c->pr_stop_on = true;
 		p->pr_stop = (int)e->a;
 		p->pr_in_select = false;
+		break;
+	case CAP_PR_DRAW:
+		c->st.probe_draw++;
+		/* only a draw inside a select is the governor's */
+		if (probe_on(c) && p->pr_in_select)
+			p->pr_draw = e->a;
 		break;
 	case CAP_TICK_STOP:
 		p->ts_known = true;

@@ -30,6 +30,7 @@ enum cap_type {
 			      (INT64_MIN: the kernel let the probe read no argument) */
 	CAP_PR_LATREQ,     /* kprobe idlesim_latency_req; a = latency_req_ns */
 	CAP_PR_STOP,       /* kprobes idlesim_stop_tick (a = 1), idlesim_retain_tick (a = 0) */
+	CAP_PR_DRAW,       /* kprobe idlesim_draw; a = the u32 drawn */
 	CAP_OTHER,         /* any other event: only its CPU and time matter */
 };
 

@@ -254,6 +254,13 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 			return false;
 		e.type = CAP_PR_LATREQ;
 		e.a = x;
+	} else if (IS_EV("idlesim_draw")) {
+		if (!need(c, error, line, pl, "draw", &x))
+			return false;
+		if (x < 0 || x > UINT32_MAX)
+			return cap_error(c, error, line, "draw", "not a u32");
+		e.type = CAP_PR_DRAW;
+		e.a = x;
 	} else if (IS_EV("idlesim_stop_tick") || IS_EV("idlesim_retain_tick")) {
 		e.type = CAP_PR_STOP;
 		e.a = IS_EV("idlesim_stop_tick");

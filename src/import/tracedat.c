@@ -229,6 +229,11 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 			return fail(d, "latency_req_ns");
 		e.type = CAP_PR_LATREQ;
 		e.a = (int64_t)v;
+	} else if (!strcmp(name, "idlesim_draw")) {
+		if (!field_u64(ev, r, "draw", &v))
+			return fail(d, "draw");
+		e.type = CAP_PR_DRAW;
+		e.a = (int64_t)(v & 0xffffffffULL);
 	} else if (!strcmp(name, "idlesim_stop_tick") || !strcmp(name, "idlesim_retain_tick")) {
 		e.type = CAP_PR_STOP;
 		e.a = name[8] == 's';

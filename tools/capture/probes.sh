@@ -25,6 +25,9 @@
 #       keeping the tick for a timer, RCU or irq work within a jiffy).
 #   idlesim_nr_iowait     return of nr_iowait_cpu(): menu (6.1 and before)
 #       reads it in every select (nr_iowait).
+#   idlesim_draw          return of get_random_u32(): the random number a
+#       governor that draws takes in its select (the series' wteo); other
+#       callers' draws fall outside the selects and are not used.
 #
 # Each is tried with its richest arguments first; a kernel that refuses one
 # (no such symbol, inlined, a fetch argument it does not know) gets the
@@ -36,6 +39,7 @@ latency_req|r:idlesim/idlesim_latency_req cpuidle_governor_latency_req latency_r
 stop_tick|p:idlesim/idlesim_stop_tick tick_nohz_idle_stop_tick
 retain_tick|p:idlesim/idlesim_retain_tick tick_nohz_idle_retain_tick
 nr_iowait|r:idlesim/idlesim_nr_iowait nr_iowait_cpu nr_iowait=\$retval:u32
+draw|r:idlesim/idlesim_draw get_random_u32 draw=\$retval:u32
 "
 
 idlesim_probes_add() {
