@@ -447,6 +447,8 @@ static void test_tick(void **state)
 static void test_probes(void **state)
 {
 	const char *in = HEAD
+		L(1, "1.899000", "idlesim_draw: (get_random_u32+0x0/0x80 <- get_random_u32) draw=1")
+		L(1, "1.899990", "idlesim_stop_tick: (tick_nohz_idle_stop_tick+0x0/0x40)")
 		L(1, "1.900000", "cpu_idle: state=1 cpu_id=1")
 		L(1, "1.900500", "cpu_idle: state=4294967295 cpu_id=1")
 		L(1, "1.900600", "sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=56 next_prio=120")
@@ -460,11 +462,16 @@ static void test_probes(void **state)
 		L(0, "2.000100", "cpu_idle: state=4 cpu_id=0")
 		L(0, "2.001000", "cpu_idle: state=4294967295 cpu_id=0")
 		L(0, "2.001010", "irq_handler_entry: irq=24 name=virtio0")
+		L(0, "2.001012", "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=4 residency_ns=899321 poll_limit=0")
 		L(0, "2.001015", "idlesim_draw: (some_irq_work+0x10/0x80 <- get_random_u32) draw=7")
+		L(0, "2.001016", "idlesim_latency_req: (teo_select+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=2000000000000")
+		L(0, "2.001017", "idlesim_retain_tick: (tick_nohz_idle_retain_tick+0x0/0x20)")
+		L(0, "2.001018", "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=-16 residency_ns=0 poll_limit=0")
 		L(0, "2.001020", "idlesim_latency_req: (teo_select+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=2000000000000")
 		L(0, "2.001021", "idlesim_retain_tick: (tick_nohz_idle_retain_tick+0x0/0x20)")
 		L(0, "2.001030", "cpu_idle: state=1 cpu_id=0")
 		L(0, "2.001100", "cpu_idle: state=4294967295 cpu_id=0")
+		L(0, "2.001101", "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=1 residency_ns=72001 poll_limit=0")
 		L(0, "2.001200", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120");
 	struct is_capture_options o = defaults;
 	struct is_capture_stats st;
@@ -476,13 +483,24 @@ static void test_probes(void **state)
 	r = import_text(in, &o, &st, &err);
 	assert_null(err);
 	assert_string_equal(r,
-		"I 0 2000100000 30000000 9939000 0 50000 900000 irq k=4 stop=1 span=940000 lres=900000 rnd=3441808534 slr=1 nw=1\n"
+		"I 0 2000100000 30000000 9939000 0 50000 899321 irq k=4 stop=1 span=940000 lres=899321 pl=0 rnd=3441808534 slr=1 nw=1\n"
 		"I 0 2001030000 0 0 0 2000000000000 70000 unknown k=1 span=80000 lres=70000 slr=0\n");
+	/*
+	 * CPU 1's period: held, its stop and draw probes being the default
+	 * idle loop's and an early caller's, then dropped at the first
+	 * select; the residencies: 899321 taken, -16 a refused entry,
+	 * 72001 longer than its traced 70 us by more than the 2 us allowed
+	 */
 	assert_int_equal(st.probe_unselected, 1);
 	assert_int_equal(st.probe_sleep, 1);
-	assert_int_equal(st.probe_latreq, 2);
-	assert_int_equal(st.probe_stop, 2);
-	assert_int_equal(st.probe_draw, 2);
+	assert_int_equal(st.probe_latreq, 3);
+	assert_int_equal(st.probe_stop, 4);
+	assert_int_equal(st.probe_draw, 3);
+	assert_int_equal(st.probe_reflect, 3);
+	assert_int_equal(st.probe_lres_records, 1);
+	assert_int_equal(st.probe_reflect_busy, 1);
+	assert_int_equal(st.probe_reflect_off, 1);
+	assert_int_equal(st.probe_reflect_other, 0);
 	assert_int_equal(st.probe_sleep_records, 2);
 	assert_true(st.probe_delta);
 	assert_int_equal(st.exact, 2);

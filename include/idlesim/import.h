@@ -136,11 +136,17 @@ struct is_capture_stats {
 	int64_t tick_late_median_ns;
 	/* the kprobe events (tools/capture/probes.sh): how many of each were
 	 * seen, and the records whose inputs they gave */
-	uint64_t probe_sleep, probe_latreq, probe_stop, probe_draw;
+	uint64_t probe_sleep, probe_latreq, probe_stop, probe_draw, probe_reflect;
 	uint64_t probe_sleep_records;   /* sleep length (and read or not) from the probe */
 	uint64_t probe_unselected;      /* periods with no governor's select (no latency
 					   probe: the default idle loop): dropped */
 	bool probe_delta;               /* its delta_next_ns was readable */
+	/* records whose residency (and poll limit) the reflect probe gave,
+	 * and reflect probes not used: a state other than the traced entry's,
+	 * a pass not entered (need_resched: -EBUSY), or a residency outside
+	 * the traced period (a kernel whose struct cpuidle_device differs) */
+	uint64_t probe_lres_records, probe_reflect_other, probe_reflect_busy,
+		 probe_reflect_off;
 };
 
 /*

@@ -122,6 +122,13 @@ struct ccpu {
 	int64_t pr_sel_ts, sel_ts;
 	/* the random draw taken inside the select (-1: none) */
 	int64_t pr_draw, draw;
+	/*
+	 * The reflect after this period's exit: dev->last_residency_ns
+	 * (INT64_MIN: none yet), the index it was given, poll_time_limit
+	 * (-1: not traced).
+	 */
+	int64_t pr_lres;
+	int pr_lres_idx, pr_pl;
 	/* the open period's, from them: slr -1 (no probe), 0 not read, 1 read */
 	int slr, gstop;
 	int64_t lat;
@@ -419,6 +426,7 @@ static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
 			c->cpu[k].pr_stop = -1;
 			c->cpu[k].pr_sel_ts = c->cpu[k].sel_ts = INT64_MIN;
 			c->cpu[k].pr_draw = c->cpu[k].draw = -1;
+			c->cpu[k].pr_lres = INT64_MIN;
 		}
 		c->ncpu_alloc = n;
 	}
@@ -649,15 +657,27 @@ static void release_held(struct cap_ctx *c)
 	c->nheld = 0;
 }
 
-/* A probe came: the held periods had no governor. */
+/* A governor's select came: the held periods had none. */
 static void drop_held(struct cap_ctx *c)
 {
 	c->st.probe_unselected += (uint64_t)c->nheld;
 	c->nheld = 0;
 }
 
-/* A probe event: false if they are ignored; the first one drops the held periods. */
+/* A probe event: false if they are ignored (--no-probes). */
 static bool probe_on(struct cap_ctx *c)
+{
+	return !c->o.no_probes;
+}
+
+/*
+ * The latency probe: a governor's select.  The first one drops the held
+ * periods.  Only this probe tells: the default idle loop calls
+ * tick_nohz_idle_stop_tick() too, and get_random_u32() has callers from
+ * early boot on (the x86_64 guest: 220 ms of default-idle periods were
+ * kept before 2026-12-07, their first event being a stop or draw probe).
+ */
+static bool select_probe_on(struct cap_ctx *c)
 {
 	if (c->o.no_probes)
 		return false;
@@ -716,6 +736,32 @@ static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bo
 		r.lres_ns = r.idle_ns;
 		r.span_ns = end - p->sel_ts;
 	}
+	if (p->pr_lres != INT64_MIN && !est_idle) {
+		/*
+		 * The kernel's own residency (cpuidle_enter_state() measures
+		 * it between its two cpu_idle events): in nanoseconds, where
+		 * the trace's timestamps have the text's microseconds.  A
+		 * residency within a microsecond of a target residency lands
+		 * on the kernel's side of it.  Not taken where it cannot be
+		 * this period's (see struct is_import_stats).
+		 */
+		if (p->pr_lres_idx != p->state) {
+			c->st.probe_reflect_other++;
+		} else if (p->pr_lres < 0 || p->pr_lres > r.idle_ns + 2000) {
+			c->st.probe_reflect_off++;
+		} else {
+			c->st.probe_lres_records++;
+			r.idle_ns = p->pr_lres;
+			if (r.has & IS_HAS_LRES)
+				r.lres_ns = r.idle_ns;
+			if (p->pr_pl >= 0) {
+				r.has |= IS_HAS_PL;
+				if (p->pr_pl)
+					r.flags |= IS_F_PL;
+			}
+		}
+	}
+	p->pr_lres = INT64_MIN;
 	if (p->slr >= 0) {
 		/* as the series' records: a sleep length not read is 0, 0 */
 		r.has |= IS_HAS_SLR;
@@ -736,8 +782,8 @@ static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bo
 	 * A period of a capture with the probes whose pass read no latency
 	 * limit had no governor: the default idle loop (before the cpuidle
 	 * driver registered, or with cpuidle off) traces cpu_idle too.  Not
-	 * a selection: dropped, counted.  Before the capture's first probe
-	 * that cannot be told yet: such periods are held (up to HOLD_MAX)
+	 * a selection: dropped, counted.  Before the capture's first latency
+	 * probe that cannot be told yet: such periods are held (up to HOLD_MAX)
 	 * and dropped if a probe then comes, kept if none does.
 	 */
 	if (c->pr_lat_on && p->sel_ts == INT64_MIN) {
@@ -1048,7 +1094,7 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		break;
 	case CAP_PR_LATREQ:
 		c->st.probe_latreq++;
-		if (!probe_on(c))
+		if (!select_probe_on(c))
 			break;
 		c->pr_lat_on = true;
 		p->pr_lat = true;
@@ -1056,6 +1102,19 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		if (!p->pr_in_select) {
 			p->pr_in_select = true;
 			p->pr_sel_ts = e->ts_ns;
+		}
+		break;
+	case CAP_PR_REFLECT:
+		c->st.probe_reflect++;
+		if (!probe_on(c))
+			break;
+		if (e->b < 0) {
+			/* call_cpuidle() refused the state: need_resched */
+			c->st.probe_reflect_busy++;
+		} else if (p->phase == P_AFTER) {
+			p->pr_lres = e->a;
+			p->pr_lres_idx = (int)e->b;
+			p->pr_pl = e->pl;
 		}
 		break;
 	case CAP_PR_STOP:
@@ -1068,7 +1127,10 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		break;
 	case CAP_PR_DRAW:
 		c->st.probe_draw++;
-		/* only a draw inside a select is the governor's */
+		/*
+		 * Only a draw inside a select is the governor's (other
+		 * callers draw from early boot on).
+		 */
 		if (probe_on(c) && p->pr_in_select)
 			p->pr_draw = e->a;
 		break;
@@ -1161,7 +1223,7 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 	 * interrupt traced after the exit (arm64: cpu_idle's exit comes before
 	 * the irq is taken) leaves the expiry that follows it the word.
 	 */
-	if (p->phase == P_AFTER)
+	if (p->phase == P_AFTER && e->type != CAP_PR_REFLECT)
 		p->first_after_exit = p->first_after_exit && e->type == CAP_TIMER_IRQ;
 	return true;
 }

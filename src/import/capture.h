@@ -31,6 +31,8 @@ enum cap_type {
 	CAP_PR_LATREQ,     /* kprobe idlesim_latency_req; a = latency_req_ns */
 	CAP_PR_STOP,       /* kprobes idlesim_stop_tick (a = 1), idlesim_retain_tick (a = 0) */
 	CAP_PR_DRAW,       /* kprobe idlesim_draw; a = the u32 drawn */
+	CAP_PR_REFLECT,    /* kprobe idlesim_reflect; a = dev->last_residency_ns, b = the
+			      index entered (negative: not entered), pl = dev->poll_time_limit */
 	CAP_OTHER,         /* any other event: only its CPU and time matter */
 };
 
@@ -43,6 +45,7 @@ struct cap_event {
 	uint64_t timer;    /* hrtimer identity; 0 = not known (hashed-out pointer) */
 	uint32_t func;     /* interned timer function; 0 = none */
 	int8_t need_resched; /* the event's irq flags: 1 set, 0 clear, -1 not known */
+	int8_t pl;         /* CAP_PR_REFLECT: poll_time_limit 1/0, -1 not traced */
 };
 
 struct cap_ctx;

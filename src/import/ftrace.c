@@ -261,6 +261,15 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 			return cap_error(c, error, line, "draw", "not a u32");
 		e.type = CAP_PR_DRAW;
 		e.a = x;
+	} else if (IS_EV("idlesim_reflect")) {
+		int64_t lim;
+
+		if (!need(c, error, line, pl, "residency_ns", &x) ||
+		    !need(c, error, line, pl, "index", &e.b))
+			return false;
+		e.type = CAP_PR_REFLECT;
+		e.a = x;
+		e.pl = !ftrace_field_i64(pl, "poll_limit", &lim) ? -1 : lim != 0;
 	} else if (IS_EV("idlesim_stop_tick") || IS_EV("idlesim_retain_tick")) {
 		e.type = CAP_PR_STOP;
 		e.a = IS_EV("idlesim_stop_tick");

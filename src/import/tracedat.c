@@ -234,6 +234,15 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 			return fail(d, "draw");
 		e.type = CAP_PR_DRAW;
 		e.a = (int64_t)(v & 0xffffffffULL);
+	} else if (!strcmp(name, "idlesim_reflect")) {
+		if (!field_u64(ev, r, "residency_ns", &v))
+			return fail(d, "residency_ns");
+		if (!field_u64(ev, r, "index", &w))
+			return fail(d, "index");
+		e.type = CAP_PR_REFLECT;
+		e.a = (int64_t)v;
+		e.b = (int32_t)(uint32_t)w; /* s32: -EBUSY when not entered */
+		e.pl = field_u64(ev, r, "poll_limit", &w) ? w != 0 : -1;
 	} else if (!strcmp(name, "idlesim_stop_tick") || !strcmp(name, "idlesim_retain_tick")) {
 		e.type = CAP_PR_STOP;
 		e.a = name[8] == 's';

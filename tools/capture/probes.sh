@@ -28,6 +28,14 @@
 #   idlesim_draw          return of get_random_u32(): the random number a
 #       governor that draws takes in its select (the series' wteo); other
 #       callers' draws fall outside the selects and are not used.
+#   idlesim_reflect       entry of cpuidle_reflect(dev, index): the state
+#       entered (negative: refused, need_resched) and the residency the
+#       kernel measured, dev->last_residency_ns, in nanoseconds (the trace's
+#       text has microseconds), and dev->poll_time_limit.  The offsets are
+#       struct cpuidle_device's on 64-bit little-endian kernels 5.6 and
+#       later (6.1 and 6.12 alike: two u32 words of bit fields and cpu, the
+#       ktime_t next_hrtimer, int last_state_idx, then the u64); the import
+#       refuses a residency longer than its traced period.
 #
 # Each is tried with its richest arguments first; a kernel that refuses one
 # (no such symbol, inlined, a fetch argument it does not know) gets the
@@ -40,6 +48,7 @@ stop_tick|p:idlesim/idlesim_stop_tick tick_nohz_idle_stop_tick
 retain_tick|p:idlesim/idlesim_retain_tick tick_nohz_idle_retain_tick
 nr_iowait|r:idlesim/idlesim_nr_iowait nr_iowait_cpu nr_iowait=\$retval:u32
 draw|r:idlesim/idlesim_draw get_random_u32 draw=\$retval:u32
+reflect|p:idlesim/idlesim_reflect cpuidle_reflect index=\$arg2:s32 residency_ns=+24(\$arg1):s64 poll_limit=+0(\$arg1):b1@2/32|p:idlesim/idlesim_reflect cpuidle_reflect index=\$arg2:s32 residency_ns=+24(\$arg1):s64
 "
 
 idlesim_probes_add() {
