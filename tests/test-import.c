@@ -463,9 +463,12 @@ static void test_probes(void **state)
 		L(0, "2.001000", "cpu_idle: state=4294967295 cpu_id=0")
 		L(0, "2.001010", "irq_handler_entry: irq=24 name=virtio0")
 		L(0, "2.001012", "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=4 residency_ns=899321 poll_limit=0")
+		L(0, "2.001013", "idlesim_got_tick: (teo_reflect+0x30/0x5c <- tick_nohz_idle_got_tick) got_tick=1")
+		L(0, "2.001014", "idlesim_got_tick: (do_idle+0x14d/0x183 <- tick_nohz_idle_got_tick) got_tick=0")
 		L(0, "2.001015", "idlesim_draw: (some_irq_work+0x10/0x80 <- get_random_u32) draw=7")
 		L(0, "2.001016", "idlesim_latency_req: (teo_select+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=2000000000000")
 		L(0, "2.001017", "idlesim_retain_tick: (tick_nohz_idle_retain_tick+0x0/0x20)")
+		L(0, "2.001017", "idlesim_select: (do_idle+0x14d/0x183 <- cpuidle_select) state=2 stop_tick=0")
 		L(0, "2.001018", "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=-16 residency_ns=0 poll_limit=0")
 		L(0, "2.001020", "idlesim_latency_req: (teo_select+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=2000000000000")
 		L(0, "2.001021", "idlesim_retain_tick: (tick_nohz_idle_retain_tick+0x0/0x20)")
@@ -483,13 +486,17 @@ static void test_probes(void **state)
 	r = import_text(in, &o, &st, &err);
 	assert_null(err);
 	assert_string_equal(r,
-		"I 0 2000100000 30000000 9939000 0 50000 899321 irq k=4 stop=1 span=940000 lres=899321 pl=0 rnd=3441808534 slr=1 nw=1\n"
+		"I 0 2000100000 30000000 9939000 0 50000 899321 irq k=4 stop=1 span=940000 lres=899321 gt=1 pl=0 rnd=3441808534 slr=1 nw=1\n"
+		"I 0 2001016000 0 0 0 2000000000000 0 unknown k=2 stop=0 span=0 lres=0 gt=0 pl=0 slr=0 rej=1\n"
 		"I 0 2001030000 0 0 0 2000000000000 70000 unknown k=1 span=80000 lres=70000 slr=0\n");
 	/*
 	 * CPU 1's period: held, its stop and draw probes being the default
 	 * idle loop's and an early caller's, then dropped at the first
 	 * select; the residencies: 899321 taken, -16 a refused entry,
-	 * 72001 longer than its traced 70 us by more than the 2 us allowed
+	 * 72001 longer than its traced 70 us by more than the 2 us allowed;
+	 * got_tick: the governor's reading, not do_idle()'s after it; the
+	 * refused select (its state from the select probe) a rej=1 record
+	 * after the period before it
 	 */
 	assert_int_equal(st.probe_unselected, 1);
 	assert_int_equal(st.probe_sleep, 1);
@@ -501,9 +508,13 @@ static void test_probes(void **state)
 	assert_int_equal(st.probe_reflect_busy, 1);
 	assert_int_equal(st.probe_reflect_off, 1);
 	assert_int_equal(st.probe_reflect_other, 0);
-	assert_int_equal(st.probe_sleep_records, 2);
+	assert_int_equal(st.probe_got_tick, 2);
+	assert_int_equal(st.probe_select, 1);
+	assert_int_equal(st.probe_rejected_records, 1);
+	assert_int_equal(st.probe_rejected_dropped, 0);
+	assert_int_equal(st.probe_sleep_records, 3);
 	assert_true(st.probe_delta);
-	assert_int_equal(st.exact, 2);
+	assert_int_equal(st.exact, 3);
 
 	o.no_probes = true;
 	r0 = import_text(in, &o, &st, &err);

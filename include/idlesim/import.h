@@ -136,7 +136,7 @@ struct is_capture_stats {
 	int64_t tick_late_median_ns;
 	/* the kprobe events (tools/capture/probes.sh): how many of each were
 	 * seen, and the records whose inputs they gave */
-	uint64_t probe_sleep, probe_latreq, probe_stop, probe_draw, probe_reflect;
+	uint64_t probe_sleep, probe_latreq, probe_stop, probe_draw, probe_reflect, probe_got_tick;
 	uint64_t probe_sleep_records;   /* sleep length (and read or not) from the probe */
 	uint64_t probe_unselected;      /* periods with no governor's select (no latency
 					   probe: the default idle loop): dropped */
@@ -147,6 +147,9 @@ struct is_capture_stats {
 	 * the traced period (a kernel whose struct cpuidle_device differs) */
 	uint64_t probe_lres_records, probe_reflect_other, probe_reflect_busy,
 		 probe_reflect_off;
+	/* selects whose state was refused (need_resched), written as rej=1
+	 * records: the select probe gave their state; without it, dropped */
+	uint64_t probe_select, probe_rejected_records, probe_rejected_dropped;
 };
 
 /*

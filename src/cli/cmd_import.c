@@ -58,12 +58,17 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 			s->probe_delta ? "read" : "not readable: estimated", s->probe_latreq,
 			s->probe_stop, s->probe_draw, s->probe_sleep_records);
 	if (s->probe_reflect && s->probe_sleep_records)
-		fprintf(f, "  reflect probes: %" G_GUINT64_FORMAT "; %" G_GUINT64_FORMAT
-			" periods take the kernel's residency from them (%" G_GUINT64_FORMAT
-			" passes not entered, %" G_GUINT64_FORMAT " for another state, %"
+		fprintf(f, "  reflect probes: %" G_GUINT64_FORMAT " (got-tick %" G_GUINT64_FORMAT
+			"); %" G_GUINT64_FORMAT " periods take the kernel's residency from them (%"
+			G_GUINT64_FORMAT " passes not entered, %" G_GUINT64_FORMAT " for another state, %"
 			G_GUINT64_FORMAT " outside their period: not taken)\n", s->probe_reflect,
-			s->probe_lres_records, s->probe_reflect_busy, s->probe_reflect_other,
-			s->probe_reflect_off);
+			s->probe_got_tick, s->probe_lres_records, s->probe_reflect_busy,
+			s->probe_reflect_other, s->probe_reflect_off);
+	if (s->probe_reflect_busy && s->probe_sleep_records)
+		fprintf(f, "  refused selects (need_resched): %" G_GUINT64_FORMAT " written as rej=1 "
+			"records, %" G_GUINT64_FORMAT " dropped (%s)\n", s->probe_rejected_records,
+			s->probe_rejected_dropped, s->probe_select ? "their state unknown" :
+			"no select probe: their state is unknown");
 	if (s->probe_unselected)
 		fprintf(f, "  %" G_GUINT64_FORMAT " idle periods had no governor's select (no "
 			"latency probe: the default idle loop, e.g. before the cpuidle driver "

@@ -129,6 +129,13 @@ struct ccpu {
 	 */
 	int64_t pr_lres;
 	int pr_lres_idx, pr_pl;
+	/* what the governor's reflect read from tick_nohz_idle_got_tick() (-1: no call) */
+	int pr_gt;
+	/* cpuidle_select()'s return: the state (-1: none seen) and *stop_tick (-1: not read) */
+	int pr_sel_state, pr_sel_stop;
+	/* refused selects after the open period, written after it (finalize()) */
+	struct is_record rej[4];
+	int nrej;
 	/* the open period's, from them: slr -1 (no probe), 0 not read, 1 read */
 	int slr, gstop;
 	int64_t lat;
@@ -170,7 +177,7 @@ struct cap_ctx {
 	bool hz_given;
 	/* a kprobe of that kind was seen: from then on, its absence in a pass
 	 * is the kernel's (the governor did not read the sleep length) */
-	bool pr_sleep_on, pr_lat_on, pr_stop_on, pr_any;
+	bool pr_sleep_on, pr_lat_on, pr_stop_on, pr_gt_on, pr_select_on, pr_any;
 	/* periods before the first probe (see finalize()) */
 	struct held *held;
 	int nheld;
@@ -427,6 +434,8 @@ static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
 			c->cpu[k].pr_sel_ts = c->cpu[k].sel_ts = INT64_MIN;
 			c->cpu[k].pr_draw = c->cpu[k].draw = -1;
 			c->cpu[k].pr_lres = INT64_MIN;
+			c->cpu[k].pr_gt = -1;
+			c->cpu[k].pr_sel_state = c->cpu[k].pr_sel_stop = -1;
 		}
 		c->ncpu_alloc = n;
 	}
@@ -688,8 +697,91 @@ static bool select_probe_on(struct cap_ctx *c)
 	return true;
 }
 
+static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bool est_idle,
+			 int64_t end);
+
+/* The refused selects that followed the period just written. */
+static void flush_rej(struct cap_ctx *c, struct ccpu *p)
+{
+	for (int i = 0; i < p->nrej; i++) {
+		c->st.records++;
+		c->st.exact += p->rej[i].est == 0;
+		c->st.est_sleep += !!(p->rej[i].est & IS_EST_SLEEP);
+		c->st.probe_sleep_records += !!(p->rej[i].has & IS_HAS_SLR);
+		c->st.cause[p->rej[i].cause]++;
+		c->st.probe_rejected_records++;
+		out_push(&c->out, &c->on, &c->ocap, &p->rej[i]);
+	}
+	p->nrej = 0;
+}
+
 static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bool est_idle,
 		     int64_t end)
+{
+	finalize_one(c, cpu, p, nowork, est_idle, end);
+	flush_rej(c, p);
+}
+
+/*
+ * A select whose state call_cpuidle() refused (need_resched: the reflect
+ * probe's index is -EBUSY): the kernel ran the governor's select, with its
+ * side effects (menu of 6.12 adds an interval when the last residency was
+ * 0), and entered no state: a rej=1 record, as the series' (residency 0, no
+ * reflect).  Its state comes from the select probe; its inputs from the
+ * pass's probes, which are then used up.
+ */
+static void rejected(struct cap_ctx *c, int cpu, struct ccpu *p)
+{
+	struct is_record r = { 0 };
+	const bool ts = p->tick_stopped && !p->stopped_this_pass;
+
+	if (p->pr_sel_state < 0 || p->pr_sel_state >= c->t->count ||
+	    p->pr_sel_ts == INT64_MIN || !c->pr_sleep_on || p->nrej == G_N_ELEMENTS(p->rej)) {
+		c->st.probe_rejected_dropped++;
+		goto used;
+	}
+	r.kind = IS_REC_IDLE;
+	r.cpu = (uint16_t)cpu;
+	r.t_ns = p->pr_sel_ts;
+	r.lat_ns = p->pr_lat ? p->pr_lat_ns : 2147483647000LL;
+	r.cause = IS_CAUSE_UNKNOWN;
+	r.kstate = (int8_t)p->pr_sel_state;
+	r.has = IS_HAS_KSTATE | IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_GT | IS_HAS_PL | IS_HAS_SLR;
+	r.flags = IS_F_REJ | (ts ? IS_F_TS : 0);
+	if (p->pr_sleep) {
+		r.flags |= IS_F_SLR;
+		r.sleep_ns = p->pr_sleep_ns;
+		r.tick_ns = p->pr_delta_ns != INT64_MIN ? p->pr_delta_ns : p->pr_sleep_ns;
+		if (p->pr_delta_ns == INT64_MIN && !ts)
+			r.est |= IS_EST_SLEEP;
+	}
+	if (!ts && (p->pr_sel_stop >= 0 || p->pr_stop >= 0)) {
+		r.has |= IS_HAS_KSTOP;
+		if (p->pr_sel_stop >= 0 ? p->pr_sel_stop : p->pr_stop)
+			r.flags |= IS_F_KSTOP;
+	}
+	if (p->pr_draw >= 0) {
+		r.has |= IS_HAS_DRAW;
+		r.draw = (uint32_t)p->pr_draw;
+	}
+	if (p->phase == P_AFTER) {
+		p->rej[p->nrej++] = r;
+	} else {
+		p->rej[p->nrej++] = r;
+		flush_rej(c, p);
+	}
+used:
+	/* the tick a refused select stopped stays stopped for the next one */
+	p->stopped_this_pass = false;
+	p->pr_draw = -1;
+	p->pr_sleep = p->pr_lat = p->pr_in_select = false;
+	p->pr_stop = -1;
+	p->pr_sel_ts = INT64_MIN;
+	p->pr_sel_state = p->pr_sel_stop = -1;
+}
+
+static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bool est_idle,
+			 int64_t end)
 {
 	struct is_record r = { 0 };
 	int cause = p->cause;
@@ -759,9 +851,23 @@ static void finalize(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bo
 				if (p->pr_pl)
 					r.flags |= IS_F_PL;
 			}
+			/*
+			 * What the governor's reflect read: menu always calls
+			 * tick_nohz_idle_got_tick(), teo only without a poll
+			 * limit, ladder never.  Where it made no call the value
+			 * was not used: 0.  (The kernel clears got_idle_tick
+			 * only when it is read: a read may see an earlier
+			 * period's tick, as the series' gt= does.)
+			 */
+			if (c->pr_gt_on) {
+				r.has |= IS_HAS_GT;
+				if (p->pr_gt > 0)
+					r.flags |= IS_F_GT;
+			}
 		}
 	}
 	p->pr_lres = INT64_MIN;
+	p->pr_gt = -1;
 	if (p->slr >= 0) {
 		/* as the series' records: a sleep length not read is 0, 0 */
 		r.has |= IS_HAS_SLR;
@@ -855,6 +961,7 @@ static void take_probes(struct cap_ctx *c, struct ccpu *p)
 	if (c->pr_stop_on && p->pr_stop >= 0 && !p->ts)
 		p->gstop = p->pr_stop;
 	p->sel_ts = p->pr_sel_ts;
+	p->pr_sel_state = p->pr_sel_stop = -1;
 	p->draw = p->pr_draw;
 	p->pr_draw = -1;
 	p->pr_sleep = p->pr_lat = p->pr_in_select = false;
@@ -1104,6 +1211,27 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 			p->pr_sel_ts = e->ts_ns;
 		}
 		break;
+	case CAP_PR_SELECT:
+		c->st.probe_select++;
+		if (!probe_on(c))
+			break;
+		c->pr_select_on = true;
+		p->pr_sel_state = (int)e->a;
+		p->pr_sel_stop = (int)e->b;
+		break;
+	case CAP_PR_GOTTICK:
+		c->st.probe_got_tick++;
+		if (!probe_on(c))
+			break;
+		c->pr_gt_on = true;
+		/*
+		 * The governor's reflect reads it after cpuidle_reflect()'s
+		 * probe; do_idle() reads it again after every pass (Debian's
+		 * 6.1 and 6.12), which is not the governor's reading.
+		 */
+		if (p->phase == P_AFTER && !e->b && p->pr_lres != INT64_MIN)
+			p->pr_gt = (int)e->a;
+		break;
 	case CAP_PR_REFLECT:
 		c->st.probe_reflect++;
 		if (!probe_on(c))
@@ -1111,6 +1239,8 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		if (e->b < 0) {
 			/* call_cpuidle() refused the state: need_resched */
 			c->st.probe_reflect_busy++;
+			if (c->pr_select_on)
+				rejected(c, e->cpu, p);
 		} else if (p->phase == P_AFTER) {
 			p->pr_lres = e->a;
 			p->pr_lres_idx = (int)e->b;
@@ -1223,7 +1353,8 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 	 * interrupt traced after the exit (arm64: cpu_idle's exit comes before
 	 * the irq is taken) leaves the expiry that follows it the word.
 	 */
-	if (p->phase == P_AFTER && e->type != CAP_PR_REFLECT)
+	if (p->phase == P_AFTER && e->type != CAP_PR_REFLECT && e->type != CAP_PR_GOTTICK &&
+	    e->type != CAP_PR_SELECT)
 		p->first_after_exit = p->first_after_exit && e->type == CAP_TIMER_IRQ;
 	return true;
 }
@@ -1546,6 +1677,7 @@ bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,
 			finalize(c, i, p, false, false, p->exit);
 		else if (p->phase == P_IDLE)
 			c->st.partial_end++;
+		flush_rej(c, p);
 		p->phase = P_NONE;
 	}
 	release_held(c);

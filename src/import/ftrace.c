@@ -261,6 +261,22 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 			return cap_error(c, error, line, "draw", "not a u32");
 		e.type = CAP_PR_DRAW;
 		e.a = x;
+	} else if (IS_EV("idlesim_select")) {
+		if (!need(c, error, line, pl, "state", &x))
+			return false;
+		e.type = CAP_PR_SELECT;
+		e.a = x;
+		if (!ftrace_field_i64(pl, "stop_tick", &e.b))
+			e.b = -1;
+		else
+			e.b = e.b != 0;
+	} else if (IS_EV("idlesim_got_tick")) {
+		if (!need(c, error, line, pl, "got_tick", &x))
+			return false;
+		e.type = CAP_PR_GOTTICK;
+		e.a = x != 0;
+		/* "(do_idle+0x14d/0x183 <- tick_nohz_idle_got_tick)": the idle loop's own call */
+		e.b = !strncmp(pl, "(do_idle+", 9);
 	} else if (IS_EV("idlesim_reflect")) {
 		int64_t lim;
 

@@ -234,6 +234,23 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 			return fail(d, "draw");
 		e.type = CAP_PR_DRAW;
 		e.a = (int64_t)(v & 0xffffffffULL);
+	} else if (!strcmp(name, "idlesim_select")) {
+		if (!field_u64(ev, r, "state", &v))
+			return fail(d, "state");
+		e.type = CAP_PR_SELECT;
+		e.a = (int32_t)(uint32_t)v;
+		e.b = field_u64(ev, r, "stop_tick", &w) ? (w & 0xff) != 0 : -1;
+	} else if (!strcmp(name, "idlesim_got_tick")) {
+		if (!field_u64(ev, r, "got_tick", &v))
+			return fail(d, "got_tick");
+		e.type = CAP_PR_GOTTICK;
+		e.a = (v & 0xff) != 0;
+		if (field_u64(ev, r, "__probe_ret_ip", &w)) {
+			const char *fn = tep_find_function(d->tep, w);
+
+			/* the idle loop's own call, not a governor's */
+			e.b = fn && !strcmp(fn, "do_idle");
+		}
 	} else if (!strcmp(name, "idlesim_reflect")) {
 		if (!field_u64(ev, r, "residency_ns", &v))
 			return fail(d, "residency_ns");

@@ -36,6 +36,13 @@
 #       later (6.1 and 6.12 alike: two u32 words of bit fields and cpu, the
 #       ktime_t next_hrtimer, int last_state_idx, then the u64); the import
 #       refuses a residency longer than its traced period.
+#   idlesim_select        return of cpuidle_select(): the state the governor
+#       chose and (6.10 and later) its *stop_tick; the import needs it for
+#       a select whose state was then refused (need_resched), which has no
+#       cpu_idle event.
+#   idlesim_got_tick      return of tick_nohz_idle_got_tick(): whether the
+#       tick ran in the period, as the governor's reflect read it (menu
+#       always, teo without a poll limit, ladder never).
 #
 # Each is tried with its richest arguments first; a kernel that refuses one
 # (no such symbol, inlined, a fetch argument it does not know) gets the
@@ -48,6 +55,8 @@ stop_tick|p:idlesim/idlesim_stop_tick tick_nohz_idle_stop_tick
 retain_tick|p:idlesim/idlesim_retain_tick tick_nohz_idle_retain_tick
 nr_iowait|r:idlesim/idlesim_nr_iowait nr_iowait_cpu nr_iowait=\$retval:u32
 draw|r:idlesim/idlesim_draw get_random_u32 draw=\$retval:u32
+select|r:idlesim/idlesim_select cpuidle_select state=\$retval:s32 stop_tick=+0(\$arg3):u8|r:idlesim/idlesim_select cpuidle_select state=\$retval:s32
+got_tick|r:idlesim/idlesim_got_tick tick_nohz_idle_got_tick got_tick=\$retval:u8
 reflect|p:idlesim/idlesim_reflect cpuidle_reflect index=\$arg2:s32 residency_ns=+24(\$arg1):s64 poll_limit=+0(\$arg1):b1@2/32|p:idlesim/idlesim_reflect cpuidle_reflect index=\$arg2:s32 residency_ns=+24(\$arg1):s64
 "
 
