@@ -812,10 +812,14 @@ static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork
 	r.kstate = (int8_t)p->state;
 	r.has = IS_HAS_KSTATE;
 	r.flags = p->ts ? IS_F_TS : 0;
-	if (p->gstop >= 0 ? p->gstop : p->kstop) {
+	/*
+	 * The stop decision: the stop or retain probe says either way (the
+	 * tick ran at the select); a tick_stop event alone says only "stopped".
+	 */
+	if (p->gstop >= 0 || p->kstop)
 		r.has |= IS_HAS_KSTOP;
+	if (p->gstop >= 0 ? p->gstop : p->kstop)
 		r.flags |= IS_F_KSTOP;
-	}
 	if (p->sel_ts != INT64_MIN && !est_idle && end >= p->entry && p->entry >= p->sel_ts) {
 		/*
 		 * The governor's clock from its select to the period's end
