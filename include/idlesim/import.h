@@ -141,6 +141,7 @@ struct is_capture_stats {
 	uint64_t probe_unselected;      /* periods with no governor's select (no latency
 					   probe: the default idle loop): dropped */
 	bool probe_delta;               /* its delta_next_ns was readable */
+	bool probes_ignored;            /* probe events seen, not used (--no-probes) */
 	/* records whose residency (and poll limit) the reflect probe gave,
 	 * and reflect probes not used: a state other than the traced entry's,
 	 * a pass not entered (need_resched: -EBUSY), or a residency outside

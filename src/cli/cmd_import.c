@@ -42,33 +42,35 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 	pct_line(f, "sleep length estimated (est=sleep)", s->est_sleep, s->records);
 	pct_line(f, "tick state estimated (est=ts)", s->est_ts, s->records);
 	pct_line(f, "idle duration estimated (est=idle)", s->est_idle, s->records);
-	if (s->probe_sleep + s->probe_latreq + s->probe_stop == 0)
+	if (s->probe_sleep + s->probe_latreq + s->probe_stop + s->probe_reflect == 0) {
 		fprintf(f, "  kprobes: none in the capture (tools/capture/probes.sh records the "
 			"governor's inputs)\n");
-	else if (s->probe_sleep_records == 0)
+	} else if (s->probes_ignored) {
 		fprintf(f, "  kprobes: %" G_GUINT64_FORMAT " sleep-length, %" G_GUINT64_FORMAT
-			" latency, %" G_GUINT64_FORMAT " stop-tick events, not used (--no-probes)\n",
-			s->probe_sleep, s->probe_latreq, s->probe_stop);
-	else
+			" latency, %" G_GUINT64_FORMAT " stop-tick, %" G_GUINT64_FORMAT
+			" reflect events, not used (--no-probes)\n",
+			s->probe_sleep, s->probe_latreq, s->probe_stop, s->probe_reflect);
+	} else {
 		fprintf(f, "  kprobes: %" G_GUINT64_FORMAT " sleep-length (delta_next %s), %"
 			G_GUINT64_FORMAT " latency, %" G_GUINT64_FORMAT " stop-tick, %" G_GUINT64_FORMAT
-			" draw events; "
-			"%" G_GUINT64_FORMAT " periods take the sleep length (or that none was "
-			"read) from them\n", s->probe_sleep,
-			s->probe_delta ? "read" : "not readable: estimated", s->probe_latreq,
-			s->probe_stop, s->probe_draw, s->probe_sleep_records);
-	if (s->probe_reflect && s->probe_sleep_records)
-		fprintf(f, "  reflect probes: %" G_GUINT64_FORMAT " (got-tick %" G_GUINT64_FORMAT
-			"); %" G_GUINT64_FORMAT " periods take the kernel's residency from them (%"
-			G_GUINT64_FORMAT " passes not entered, %" G_GUINT64_FORMAT " for another state, %"
-			G_GUINT64_FORMAT " outside their period: not taken)\n", s->probe_reflect,
-			s->probe_got_tick, s->probe_lres_records, s->probe_reflect_busy,
-			s->probe_reflect_other, s->probe_reflect_off);
-	if (s->probe_reflect_busy && s->probe_sleep_records)
-		fprintf(f, "  refused selects (need_resched): %" G_GUINT64_FORMAT " written as rej=1 "
-			"records, %" G_GUINT64_FORMAT " dropped (%s)\n", s->probe_rejected_records,
-			s->probe_rejected_dropped, s->probe_select ? "their state unknown" :
-			"no select probe: their state is unknown");
+			" draw, %" G_GUINT64_FORMAT " select events; %" G_GUINT64_FORMAT
+			" periods take the sleep length (or that none was read) from them\n",
+			s->probe_sleep, s->probe_delta ? "read" : "not readable: estimated",
+			s->probe_latreq, s->probe_stop, s->probe_draw, s->probe_select,
+			s->probe_sleep_records);
+		if (s->probe_reflect)
+			fprintf(f, "  reflect probes: %" G_GUINT64_FORMAT " (got-tick %" G_GUINT64_FORMAT
+				"); %" G_GUINT64_FORMAT " periods take the kernel's residency from them (%"
+				G_GUINT64_FORMAT " passes not entered, %" G_GUINT64_FORMAT
+				" for another state, %" G_GUINT64_FORMAT " outside their period: not "
+				"taken)\n", s->probe_reflect, s->probe_got_tick, s->probe_lres_records,
+				s->probe_reflect_busy, s->probe_reflect_other, s->probe_reflect_off);
+		if (s->probe_reflect_busy)
+			fprintf(f, "  refused selects (need_resched): %" G_GUINT64_FORMAT " written as "
+				"rej=1 records, %" G_GUINT64_FORMAT " dropped%s\n",
+				s->probe_rejected_records, s->probe_rejected_dropped,
+				s->probe_select ? "" : " (no select probe: their state is unknown)");
+	}
 	if (s->probe_unselected)
 		fprintf(f, "  %" G_GUINT64_FORMAT " idle periods had no governor's select (no "
 			"latency probe: the default idle loop, e.g. before the cpuidle driver "

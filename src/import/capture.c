@@ -676,6 +676,7 @@ static void drop_held(struct cap_ctx *c)
 /* A probe event: false if they are ignored (--no-probes). */
 static bool probe_on(struct cap_ctx *c)
 {
+	c->st.probes_ignored |= c->o.no_probes;
 	return !c->o.no_probes;
 }
 
@@ -688,7 +689,7 @@ static bool probe_on(struct cap_ctx *c)
  */
 static bool select_probe_on(struct cap_ctx *c)
 {
-	if (c->o.no_probes)
+	if (!probe_on(c))
 		return false;
 	if (!c->pr_any) {
 		c->pr_any = true;
