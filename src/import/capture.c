@@ -737,7 +737,7 @@ static void rejected(struct cap_ctx *c, int cpu, struct ccpu *p)
 	const bool ts = p->tick_stopped && !p->stopped_this_pass;
 
 	if (p->pr_sel_state < 0 || p->pr_sel_state >= c->t->count ||
-	    p->pr_sel_ts == INT64_MIN || !c->pr_sleep_on || p->nrej == G_N_ELEMENTS(p->rej)) {
+	    p->pr_sel_ts == INT64_MIN || p->nrej == G_N_ELEMENTS(p->rej)) {
 		c->st.probe_rejected_dropped++;
 		goto used;
 	}
@@ -747,8 +747,11 @@ static void rejected(struct cap_ctx *c, int cpu, struct ccpu *p)
 	r.lat_ns = p->pr_lat ? p->pr_lat_ns : 2147483647000LL;
 	r.cause = IS_CAUSE_UNKNOWN;
 	r.kstate = (int8_t)p->pr_sel_state;
-	r.has = IS_HAS_KSTATE | IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_GT | IS_HAS_PL | IS_HAS_SLR;
+	r.has = IS_HAS_KSTATE | IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_GT | IS_HAS_PL;
 	r.flags = IS_F_REJ | (ts ? IS_F_TS : 0);
+	/* read or not, where the sleep-length probe is on (ladder reads none) */
+	if (c->pr_sleep_on)
+		r.has |= IS_HAS_SLR;
 	if (p->pr_sleep) {
 		r.flags |= IS_F_SLR;
 		r.sleep_ns = p->pr_sleep_ns;
@@ -765,12 +768,10 @@ static void rejected(struct cap_ctx *c, int cpu, struct ccpu *p)
 		r.has |= IS_HAS_DRAW;
 		r.draw = (uint32_t)p->pr_draw;
 	}
-	if (p->phase == P_AFTER) {
-		p->rej[p->nrej++] = r;
-	} else {
-		p->rej[p->nrej++] = r;
+	p->rej[p->nrej++] = r;
+	/* no period open before it (the last one written at a task switch) */
+	if (p->phase != P_AFTER)
 		flush_rej(c, p);
-	}
 used:
 	/* the tick a refused select stopped stays stopped for the next one */
 	p->stopped_this_pass = false;
@@ -860,9 +861,8 @@ static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork
 			 * What the governor's reflect read: menu always calls
 			 * tick_nohz_idle_got_tick(), teo only without a poll
 			 * limit, ladder never.  Where it made no call the value
-			 * was not used: 0.  (The kernel clears got_idle_tick
-			 * only when it is read: a read may see an earlier
-			 * period's tick, as the series' gt= does.)
+			 * was not used: 0.  (do_idle() reads and clears it after
+			 * every pass: a governor's reading is its own pass's.)
 			 */
 			if (c->pr_gt_on) {
 				r.has |= IS_HAS_GT;
