@@ -528,6 +528,43 @@ static void test_probes(void **state)
 }
 
 /*
+ * A refused select with no period open before it (the last one written
+ * at the task switch), under a governor that reads no sleep length
+ * (ladder): its rej=1 record is written at once, without slr; the next
+ * pass's entry is an ordinary period with its own select's inputs.
+ */
+static void test_probes_refused(void **state)
+{
+	const char *in = HEAD
+		T(0, "3.000000", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120")
+		L(0, "3.000010", "idlesim_latency_req: (ladder_select+0x20/0x200 <- cpuidle_governor_latency_req) latency_req_ns=30000")
+		L(0, "3.000011", "idlesim_select: (do_idle+0x14d/0x183 <- cpuidle_select) state=2 stop_tick=1")
+		L(0, "3.000012", "idlesim_stop_tick: (tick_nohz_idle_stop_tick+0x0/0x40)")
+		L(0, "3.000013", "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=-16 residency_ns=0 poll_limit=0")
+		L(0, "3.000020", "idlesim_latency_req: (ladder_select+0x20/0x200 <- cpuidle_governor_latency_req) latency_req_ns=30000")
+		L(0, "3.000021", "idlesim_select: (do_idle+0x14d/0x183 <- cpuidle_select) state=1 stop_tick=0")
+		L(0, "3.000022", "idlesim_retain_tick: (tick_nohz_idle_retain_tick+0x0/0x20)")
+		L(0, "3.000030", "cpu_idle: state=1 cpu_id=0")
+		L(0, "3.000130", "cpu_idle: state=4294967295 cpu_id=0")
+		L(0, "3.000131", "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=1 residency_ns=99500 poll_limit=0")
+		L(0, "3.000140", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120");
+	struct is_capture_options o = defaults;
+	struct is_capture_stats st;
+	GError *err = NULL;
+	g_autofree char *r = NULL;
+
+	(void)state;
+	o.tick_stop_traced = true;
+	r = import_text(in, &o, &st, &err);
+	assert_null(err);
+	assert_string_equal(r,
+		"I 0 3000010000 0 0 0 30000 0 unknown k=2 stop=1 span=0 lres=0 gt=0 pl=0 rej=1\n"
+		"I 0 3000030000 1000000000 9970000 0 30000 99500 unknown k=1 stop=0 span=111000 lres=99500 pl=0 est=sleep\n");
+	assert_int_equal(st.probe_rejected_records, 1);
+	assert_int_equal(st.probe_rejected_dropped, 0);
+}
+
+/*
  * Tracking the hrtimers (offset 1 ms: trace clock - timer clock).
  * CPU 0, the tick found by its grid, provisionally to the end:
  *  - a boot-time function 0x..f10 starts its timer 8 times on the 10 ms
@@ -995,6 +1032,7 @@ int main(void)
 		cmocka_unit_test(test_compressed_cut),
 		cmocka_unit_test(test_tick),
 		cmocka_unit_test(test_probes),
+		cmocka_unit_test(test_probes_refused),
 		cmocka_unit_test(test_poll_overrun),
 		cmocka_unit_test(test_tick_traced_start),
 		cmocka_unit_test(test_timer_tracking),
