@@ -898,7 +898,14 @@ static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork
 		r.has |= IS_HAS_DRAW;
 		r.draw = (uint32_t)p->draw;
 	}
-	if (nowork)
+	/*
+	 * nw=1 carries a stopped tick into the next pass.  Where the governor
+	 * asked to stop it (the stop probe) and no tick_stop followed, the
+	 * kernel kept the tick (before NOHZ, or for a timer, RCU or irq work
+	 * within a jiffy): nothing stopped is carried, as in the series'
+	 * records (nw=1 only where the next select finds the tick stopped).
+	 */
+	if (nowork && !(c->o.tick_stop_traced && p->gstop == 1 && !p->kstop && !p->ts))
 		r.flags |= IS_F_NOWORK;
 	r.est = p->est | (est_idle ? IS_EST_IDLE : 0);
 	p->phase = P_NONE;
