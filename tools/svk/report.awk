@@ -403,10 +403,13 @@ END {
 		# 5%, 1.05, 99.5%.
 		if (sysfs_worst > 2) fail = fail "exact replay vs sysfs differ by more than 2 pp; "
 		if (self_poll < self_n) fail = fail "a self-replay agrees less than always polling; "
-		if (self_worst < 99) fail = fail "a self-replay agrees in less than 99% of its periods; "
+		if (self_worst < 99.9) fail = fail "a self-replay agrees in less than 99.9% of its periods; "
 		if (series_worst < 99.5) fail = fail "the model on the kernel's own inputs keeps less than 99.5% of its selections; "
 		if (self_energy > 5) fail = fail "a self-replay's energy is off by more than 5%; "
 		if (self_sel > 1.05) fail = fail "a self-replay makes more than 1.05 selections per kernel selection; "
+		# With all nine probes (2026-12-07) the reduced run's self-replays
+		# keep 100.0% of the kernel's states (energy error 1.2% at most):
+		# the agreement check is 99.9%.
 		# The kprobe capture (2026-12-07, issue 40): its inputs equal the
 		# series' in 100.00% of the reduced run's matched periods, field
 		# by field, and its exact replay makes every decision of menu
