@@ -567,6 +567,56 @@ static void test_probes_refused(void **state)
 }
 
 /*
+ * A refused select is known only at its reflect probe, but stamped with
+ * its pass's start: the periods other CPUs end in between must not be
+ * written before it (the x86_64 guest's combined capture of 2026-12-07:
+ * "timestamp goes backwards").  Records go out in batches of 64: CPU 1's
+ * pass starts at 3.000010 and is refused at 3.000732; CPU 0 ends 70
+ * periods in between, from 3.000014 on.
+ */
+static void test_probes_refused_order(void **state)
+{
+	GString *in = g_string_new(HEAD);
+	struct is_capture_options o = defaults;
+	struct is_capture_stats st;
+	GError *err = NULL;
+	g_autofree char *r = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	(void)state;
+#define EV(c, us, e) g_string_append_printf(in, "<idle>-0 [00%d] d....  3.%06d: %s\n", c, us, e)
+	g_string_append(in, T(1, "3.000000", "sched_switch: prev_comm=worker prev_pid=56 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120")
+			    T(0, "3.000001", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120"));
+	EV(1, 10, "idlesim_latency_req: (ladder_select+0x20/0x200 <- cpuidle_governor_latency_req) latency_req_ns=30000");
+	for (int k = 0; k < 70; k++) {
+		int us = 11 + 10 * k;
+
+		EV(0, us, "idlesim_latency_req: (ladder_select+0x20/0x200 <- cpuidle_governor_latency_req) latency_req_ns=30000");
+		EV(0, us + 1, "idlesim_select: (do_idle+0x14d/0x183 <- cpuidle_select) state=1 stop_tick=0");
+		EV(0, us + 2, "idlesim_retain_tick: (tick_nohz_idle_retain_tick+0x0/0x20)");
+		EV(0, us + 3, "cpu_idle: state=1 cpu_id=0");
+		EV(0, us + 8, "cpu_idle: state=4294967295 cpu_id=0");
+		EV(0, us + 9, "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=1 residency_ns=4500 poll_limit=0");
+	}
+	g_string_append(in, T(0, "3.000720", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120"));
+	EV(1, 730, "idlesim_select: (do_idle+0x14d/0x183 <- cpuidle_select) state=2 stop_tick=0");
+	EV(1, 731, "idlesim_retain_tick: (tick_nohz_idle_retain_tick+0x0/0x20)");
+	EV(1, 732, "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=-16 residency_ns=0 poll_limit=0");
+	g_string_append(in, T(1, "3.000740", "sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=56 next_prio=120"));
+#undef EV
+	o.tick_stop_traced = true;
+	r = import_text(in->str, &o, &st, &err);
+	g_string_free(in, TRUE);
+	assert_null(err);
+	lines = g_strsplit(r, "\n", -1);
+	assert_int_equal(g_strv_length(lines), 72);
+	assert_string_equal(lines[0], "I 1 3000010000 0 0 0 30000 0 unknown k=2 stop=0 span=0 lres=0 gt=0 pl=0 rej=1");
+	assert_true(g_str_has_prefix(lines[1], "I 0 3000014000 "));
+	assert_true(g_str_has_prefix(lines[70], "I 0 3000704000 "));
+	assert_int_equal(st.probe_rejected_records, 1);
+}
+
+/*
  * Tracking the hrtimers (offset 1 ms: trace clock - timer clock).
  * CPU 0, the tick found by its grid, provisionally to the end:
  *  - a boot-time function 0x..f10 starts its timer 8 times on the 10 ms
@@ -1035,6 +1085,7 @@ int main(void)
 		cmocka_unit_test(test_tick),
 		cmocka_unit_test(test_probes),
 		cmocka_unit_test(test_probes_refused),
+		cmocka_unit_test(test_probes_refused_order),
 		cmocka_unit_test(test_poll_overrun),
 		cmocka_unit_test(test_tick_traced_start),
 		cmocka_unit_test(test_timer_tracking),

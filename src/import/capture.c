@@ -480,10 +480,21 @@ static bool out_release(struct cap_ctx *c, int64_t now, bool all, GError **error
 {
 	int64_t limit = now;
 
+	/*
+	 * A select pass begun (its first probe) may still become a refused
+	 * select's record, stamped with the pass's start: nothing later may
+	 * go out before it (x86_64 guest, 2026-12-07: CPU 0's period written
+	 * between CPU 1's select at 1.445679 and its -EBUSY reflect).
+	 */
 	if (!all)
-		for (int i = 0; i <= c->maxcpu; i++)
-			if (c->cpu[i].phase != P_NONE && c->cpu[i].entry < limit)
-				limit = c->cpu[i].entry;
+		for (int i = 0; i <= c->maxcpu; i++) {
+			const struct ccpu *q = &c->cpu[i];
+
+			if (q->phase != P_NONE && q->entry < limit)
+				limit = q->entry;
+			if (q->pr_sel_ts != INT64_MIN && q->pr_sel_ts < limit)
+				limit = q->pr_sel_ts;
+		}
 	while (c->on && (all || c->out[0].t_ns <= limit)) {
 		struct is_record r = out_pop(c->out, &c->on);
 
