@@ -530,6 +530,57 @@ static void test_probes(void **state)
 }
 
 /*
+ * trace-cmd report prints a return probe's addresses as numbers, "(FUNC
+ * <- RET)": whose got-tick reading it is (a governor's or do_idle()'s) is
+ * told by the return address's distance from the select probe's, which
+ * is in do_idle().  A pass like test_probes' first, with a select probe,
+ * in both forms gives the same records (gt=1: the governor's reading,
+ * not do_idle()'s 0 after it); before any select probe the readings'
+ * callers are unknown and not taken (gt=0, as where none came).
+ */
+static void test_probes_hex(void **state)
+{
+	const char *sym = HEAD
+		T(0, "2.000050", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120")
+		L(0, "2.000060", "idlesim_latency_req: (teo_select+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=50000")
+		L(0, "2.000061", "idlesim_sleep_length: (teo_select+0x544/0x5fc <- tick_nohz_get_sleep_length) sleep_ns=30000000 delta_next_ns=9939000")
+		L(0, "2.000062", "idlesim_select: (do_idle+0xfa/0x183 <- cpuidle_select) state=4 stop_tick=0")
+		L(0, "2.000063", "idlesim_retain_tick: (tick_nohz_idle_retain_tick+0x0/0x40)")
+		L(0, "2.000100", "cpu_idle: state=4 cpu_id=0")
+		L(0, "2.001000", "cpu_idle: state=4294967295 cpu_id=0")
+		L(0, "2.001012", "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=4 residency_ns=899321 poll_limit=0")
+		L(0, "2.001013", "idlesim_got_tick: (teo_reflect+0x30/0x5c <- tick_nohz_idle_got_tick) got_tick=1")
+		L(0, "2.001014", "idlesim_got_tick: (do_idle+0x14d/0x183 <- tick_nohz_idle_got_tick) got_tick=0")
+		L(0, "2.001200", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120");
+	g_autofree char *h1 = replace(sym, "(do_idle+0xfa/0x183 <- cpuidle_select)",
+				      "(ffffffff8120a125 <- ffffffff81064938)");
+	g_autofree char *h2 = replace(h1, "(teo_reflect+0x30/0x5c <- tick_nohz_idle_got_tick)",
+				      "(ffffffff8109cb72 <- ffffffff8120b405)");
+	g_autofree char *hex = replace(h2, "(do_idle+0x14d/0x183 <- tick_nohz_idle_got_tick)",
+				       "(ffffffff8109cb72 <- ffffffff8106498b)");
+	g_autofree char *nosel = replace(hex, "idlesim_select: (ffffffff8120a125 <- ffffffff81064938) state=4 stop_tick=0",
+					 "idlesim_stop_tick: (ffffffff8109cb23)");
+	struct is_capture_options o = defaults;
+	struct is_capture_stats st;
+	GError *err = NULL;
+	g_autofree char *r = NULL, *rh = NULL, *rn = NULL;
+
+	(void)state;
+	o.tick_stop_traced = true;
+	r = import_text(sym, &o, &st, &err);
+	assert_null(err);
+	assert_non_null(strstr(r, " gt=1 "));
+	rh = import_text(hex, &o, &st, &err);
+	assert_null(err);
+	assert_string_equal(rh, r);
+	assert_int_equal(st.probe_got_tick_unknown, 0);
+	rn = import_text(nosel, &o, &st, &err);
+	assert_null(err);
+	assert_int_equal(st.probe_got_tick_unknown, 2);
+	assert_null(strstr(rn, " gt=1 "));
+}
+
+/*
  * A refused select with no period open before it (the last one written
  * at the task switch), under a governor that reads no sleep length
  * (ladder): its rej=1 record is written at once, without slr; the next
@@ -1084,6 +1135,7 @@ int main(void)
 		cmocka_unit_test(test_compressed_cut),
 		cmocka_unit_test(test_tick),
 		cmocka_unit_test(test_probes),
+		cmocka_unit_test(test_probes_hex),
 		cmocka_unit_test(test_probes_refused),
 		cmocka_unit_test(test_probes_refused_order),
 		cmocka_unit_test(test_poll_overrun),

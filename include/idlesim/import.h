@@ -137,6 +137,8 @@ struct is_capture_stats {
 	/* the kprobe events (tools/capture/probes.sh): how many of each were
 	 * seen, and the records whose inputs they gave */
 	uint64_t probe_sleep, probe_latreq, probe_stop, probe_draw, probe_reflect, probe_got_tick;
+	uint64_t probe_got_tick_unknown; /* got-tick readings given by address before any
+					   select probe's: their caller unknown, not taken */
 	uint64_t probe_sleep_records;   /* sleep length (and read or not) from the probe */
 	uint64_t probe_unselected;      /* periods with no governor's select (no latency
 					   probe: the default idle loop): dropped */

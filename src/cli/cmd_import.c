@@ -65,6 +65,10 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 				" for another state, %" G_GUINT64_FORMAT " outside their period: not "
 				"taken)\n", s->probe_reflect, s->probe_got_tick, s->probe_lres_records,
 				s->probe_reflect_busy, s->probe_reflect_other, s->probe_reflect_off);
+		if (s->probe_got_tick_unknown)
+			fprintf(f, "  %" G_GUINT64_FORMAT " got-tick readings given by address before "
+				"any select probe's: their caller (a governor or do_idle()) unknown, "
+				"not taken\n", s->probe_got_tick_unknown);
 		if (s->probe_reflect_busy)
 			fprintf(f, "  refused selects (need_resched): %" G_GUINT64_FORMAT " written as "
 				"rej=1 records, %" G_GUINT64_FORMAT " dropped%s\n",

@@ -50,6 +50,12 @@ struct cap_event {
 	uint32_t func;     /* interned timer function; 0 = none */
 	int8_t need_resched; /* the event's irq flags: 1 set, 0 clear, -1 not known */
 	int8_t pl;         /* CAP_PR_REFLECT: poll_time_limit 1/0, -1 not traced */
+	/*
+	 * CAP_PR_SELECT, CAP_PR_GOTTICK: the return probe's return address
+	 * where the capture gives it as a number, not a symbol (trace-cmd
+	 * report prints kprobes' "(%lx <- %lx)"); 0 = not given.
+	 */
+	uint64_t ret_ip;
 };
 
 struct cap_ctx;

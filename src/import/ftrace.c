@@ -129,6 +129,50 @@ static bool plugin_pid(const char *start, const char *end, int64_t *pid)
 	return true;
 }
 
+/*
+ * A timer function's name as tracefs prints it (%ps: "tick_nohz_handler"):
+ * trace-cmd report adds libtraceevent's "/0x0" (or "+0x10/0x40" inside a
+ * function), which kept the tick from being known by its name.
+ */
+static size_t fn_name_len(const char *v, size_t n)
+{
+	if (n > 2 && v[0] == '0' && v[1] == 'x')
+		return n;
+	for (size_t i = 1; i < n; i++)
+		if (v[i] == '/' || v[i] == '+')
+			return i;
+	return n;
+}
+
+/*
+ * A return probe's return address where trace-cmd report prints both as
+ * bare numbers, "(FUNC <- RET)" (the event's print format "(%lx <- %lx)"
+ * with __probe_func, __probe_ret_ip): "(ffffffff8109cb72 <-
+ * ffffffff8106498b)".  0 where they are symbols (tracefs prints "(RET
+ * <- FUNC)" then: "(do_idle+0x14d/0x183 <- tick_nohz_idle_got_tick)").
+ */
+static uint64_t hex_run(const char **q)
+{
+	uint64_t v = 0;
+	int n = 0;
+
+	for (; g_ascii_isxdigit(**q) && n < 16; (*q)++, n++)
+		v = v << 4 | (uint64_t)g_ascii_xdigit_value(**q);
+	return n >= 8 ? v : 0;
+}
+
+static uint64_t probe_ret_ip(const char *pl)
+{
+	const char *q = pl + 1;
+	uint64_t v;
+
+	if (*pl != '(' || !hex_run(&q) || strncmp(q, " <- ", 4) != 0)
+		return 0;
+	q += 4;
+	v = hex_run(&q);
+	return *q == ')' ? v : 0;
+}
+
 /* trace-cmd's sched plugin: "prev:pid [prio] S ==> next:pid [prio]". */
 static bool plugin_switch(const char *pl, int64_t *prev, int64_t *next)
 {
@@ -182,7 +226,7 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 		/* before 6.x a restart emitted hrtimer_cancel first: was_armed 0 */
 		e.b = ftrace_field_i64(pl, "was_armed", &x) && x != 0;
 		e.timer = timer_id(pl);
-		e.func = cap_intern(c, v, n);
+		e.func = cap_intern(c, v, fn_name_len(v, n));
 	} else if (IS_EV("hrtimer_cancel")) {
 		e.type = CAP_HR_CANCEL;
 		e.timer = timer_id(pl);
@@ -194,7 +238,7 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 		e.type = CAP_HR_EXPIRE;
 		e.a = x;
 		e.timer = timer_id(pl);
-		e.func = cap_intern(c, v, n);
+		e.func = cap_intern(c, v, fn_name_len(v, n));
 	} else if (IS_EV("tick_stop")) {
 		if (!need(c, error, line, pl, "success", &x))
 			return false;
@@ -266,6 +310,7 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 			return false;
 		e.type = CAP_PR_SELECT;
 		e.a = x;
+		e.ret_ip = probe_ret_ip(pl);
 		if (!ftrace_field_i64(pl, "stop_tick", &e.b))
 			e.b = -1;
 		else
@@ -275,8 +320,13 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 			return false;
 		e.type = CAP_PR_GOTTICK;
 		e.a = x != 0;
-		/* "(do_idle+0x14d/0x183 <- tick_nohz_idle_got_tick)": the idle loop's own call */
-		e.b = !strncmp(pl, "(do_idle+", 9);
+		/*
+		 * "(do_idle+0x14d/0x183 <- tick_nohz_idle_got_tick)": the idle
+		 * loop's own call.  trace-cmd report prints numbers instead:
+		 * the caller is then told from the select probe's (-1 here).
+		 */
+		e.ret_ip = probe_ret_ip(pl);
+		e.b = e.ret_ip ? -1 : !strncmp(pl, "(do_idle+", 9);
 	} else if (IS_EV("idlesim_reflect")) {
 		int64_t lim;
 

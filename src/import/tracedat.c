@@ -239,6 +239,8 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 			return fail(d, "state");
 		e.type = CAP_PR_SELECT;
 		e.a = (int32_t)(uint32_t)v;
+		if (field_u64(ev, r, "__probe_ret_ip", &w) && !tep_find_function(d->tep, w))
+			e.ret_ip = w;
 		e.b = field_u64(ev, r, "stop_tick", &w) ? (w & 0xff) != 0 : -1;
 	} else if (!strcmp(name, "idlesim_got_tick")) {
 		if (!field_u64(ev, r, "got_tick", &v))
@@ -248,8 +250,12 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 		if (field_u64(ev, r, "__probe_ret_ip", &w)) {
 			const char *fn = tep_find_function(d->tep, w);
 
-			/* the idle loop's own call, not a governor's */
-			e.b = fn && !strcmp(fn, "do_idle");
+			/*
+			 * the idle loop's own call, not a governor's; with no
+			 * symbols in the file, told from the select probe's
+			 */
+			e.b = fn ? !strcmp(fn, "do_idle") : -1;
+			e.ret_ip = fn ? 0 : w;
 		}
 	} else if (!strcmp(name, "idlesim_reflect")) {
 		if (!field_u64(ev, r, "residency_ns", &v))
