@@ -262,6 +262,24 @@ expect 1 "$B/meta: line 3: colour: unknown key" -- "$IDLESIM" import "$B" -o "$T
 rm "$B/trace.txt"
 printf 'idlesim-capture 1\n' > "$B/meta"
 expect 1 "$B: no trace.txt, trace.txt.xz or trace.txt.gz" -- "$IDLESIM" import "$B" -o "$T/bundle2.trace"
+# A bundle with a trace.dat (idlesim-capture runs trace-cmd extract where
+# it can): read first, in a build that reads trace.dat; else the text,
+# with a note.  The x86_64 guest's stock capture in both forms.
+xz -dc "$TRACES/qemu-x86-stock.dat.xz" > "$B/trace.dat"
+cp "$TRACES/qemu-x86-stock.txt.xz" "$B/trace.txt.xz"
+printf 'idlesim-capture 1\ncpus=2\nhz=100\ntick_stop_traced=1\ntrace_dat=written\n' > "$B/meta"
+if "$IDLESIM" import -q -s power9 "$B/trace.dat" -o "$T/bdat.trace" 2>/dev/null; then
+	expect 0 "  capture $B/trace.dat" -- "$IDLESIM" import "$B" -s power9 -o "$T/bundle3.trace"
+	"$IDLESIM" import -q -s power9 --tick-stop-traced "$B/trace.dat" -o "$T/bdat.trace"
+	grep '^I' "$T/bundle3.trace" > "$T/b3.body"
+	grep '^I' "$T/bdat.trace" > "$T/bdat.body"
+	cmp -s "$T/b3.body" "$T/bdat.body" && ok || bad "import BUNDLE differs from the import of its trace.dat"
+else
+	expect 0 "  capture $B/trace.txt.xz" "note: trace.dat not read (this build has no libtracecmd)" \
+		-- "$IDLESIM" import "$B" -s power9 -o "$T/bundle3.trace"
+fi
+rm "$B/trace.dat"
+expect 0 "  capture $B/trace.txt.xz" -- "$IDLESIM" import "$B" -s power9 -o "$T/bundle3.trace"
 
 # --- import of the kernel series' trace events
 expect 0 "2 records (1 not entered) on 2 CPUs" "2 partial periods" "2 other events ignored" \

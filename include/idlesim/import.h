@@ -180,6 +180,7 @@ struct is_bundle {
 	int64_t lost_events;
 	char release[128], governor[32];
 	GPtrArray *probes;        /* "NAME ok ARGS" / "NAME failed: WHY" */
+	char note[128];           /* "" or what the import could not read */
 };
 
 /* Whether @path is a bundle (a directory whose meta has the magic line). */

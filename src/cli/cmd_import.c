@@ -211,6 +211,9 @@ int cmd_import(int argc, char **argv)
 				bundle.governor[0] ? bundle.governor : "?",
 				bundle.hz > 0 ? "from the bundle" : "from the capture",
 				bundle.hz_source[0] ? bundle.hz_source : "unknown");
+			fprintf(q, "  capture %s\n", bundle.trace);
+			if (bundle.note[0])
+				fprintf(q, "  note: %s\n", bundle.note);
 			for (guint k = 0; k < bundle.probes->len; k++)
 				fprintf(q, "  probe %s\n", (const char *)bundle.probes->pdata[k]);
 			if (bundle.lost_events)

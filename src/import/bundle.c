@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The bundle written by tools/capture/idlesim-capture: a directory with
- * the capture (trace.txt, .xz or .gz), the machine's state table (states/,
- * a sysfs copy) and "meta" (first line "idlesim-capture 1", then
- * key=value lines).  Every key of version 1 is known; any other, a
- * malformed line or a value out of range is an error naming the line.
+ * the capture (trace.txt, .xz or .gz, and trace.dat where the machine had
+ * trace-cmd), the machine's state table (states/, a sysfs copy) and
+ * "meta" (first line "idlesim-capture 1", then key=value lines).  Every
+ * key of version 1 is known; any other, a malformed line or a value out
+ * of range is an error naming the line.
+ *
+ * trace.dat is read first when this build reads trace.dat (libtracecmd):
+ * its stamps are the trace clock's nanoseconds, where the text's are
+ * rounded to the microsecond, and teo's hit test (time_span_ns against
+ * sleep_length_ns, teo_update() of 6.12) sits within a microsecond of its
+ * edge on a machine whose timers fire on time.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,13 +58,18 @@ bool is_bundle_read(const char *path, struct is_bundle *b, GError **error)
 {
 	static const char *const text_keys[] = {
 		"release", "hz_source", "governor", "driver", "events", "events_missing",
-		"buffer_kb", "command_status", "seconds", NULL
+		"buffer_kb", "command_status", "seconds", "trace_dat", NULL
 	};
 	g_autofree char *meta = g_build_filename(path, "meta", NULL);
 	g_autofree char *text = NULL;
 	g_auto(GStrv) lines = NULL;
 	GError *e = NULL;
-	const char *traces[] = { "trace.txt.xz", "trace.txt.gz", "trace.txt" };
+	const char *traces[] = {
+#ifdef HAVE_TRACECMD
+		"trace.dat",
+#endif
+		"trace.txt.xz", "trace.txt.gz", "trace.txt"
+	};
 
 	memset(b, 0, sizeof(*b));
 	b->probes = g_ptr_array_new_with_free_func(g_free);
@@ -127,9 +139,24 @@ bool is_bundle_read(const char *path, struct is_bundle *b, GError **error)
 	}
 	if (!b->trace) {
 		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: no trace.txt, trace.txt.xz or "
-			    "trace.txt.gz", path);
+			    "trace.txt.gz%s", path,
+#ifdef HAVE_TRACECMD
+			    ", and no trace.dat"
+#else
+			    " (a trace.dat needs a build with libtracecmd)"
+#endif
+			    );
 		return false;
 	}
+#ifndef HAVE_TRACECMD
+	{
+		g_autofree char *dat = g_build_filename(path, "trace.dat", NULL);
+
+		if (g_file_test(dat, G_FILE_TEST_IS_REGULAR))
+			g_strlcpy(b->note, "trace.dat not read (this build has no libtracecmd): "
+				  "the text's stamps, to the microsecond", sizeof(b->note));
+	}
+#endif
 	return true;
 }
 
