@@ -621,6 +621,15 @@ done
 expect 0 "global.calibration (line 15): \"CPU0\" calibrates on the machine; here a run event of N us is taken as N us of work" \
 	-- "$IDLESIM" run --workload "rt-app:$RT/pgbench.json" -g teo-6.12
 expect 0 "24999 records" -- "$IDLESIM" run --workload "rt-app:$RT/pgbench.json" -g teo-6.12
+# as rt-app runs a file through workgen: trailing commas, repeated keys
+# numbered, each said; --rtapp-strict refuses them
+printf '{"tasks": {"t": {"run": 100, "sleep": 900,\n "run": 200, "sleep": 800,},},}\n' > "$T/wg.json"
+expect 0 "wg.json:2: the key \"run\" repeated in one object: read as \"run1\", as workgen numbers it" \
+	"wg.json:2: 3 commas before '}' or ']' accepted" \
+	-- "$IDLESIM" synth --workload "rt-app:$T/wg.json" --duration 20ms -o "$T/wg.trace"
+expect 1 "wg.json:2:" "Parse error" \
+	-- "$IDLESIM" synth --workload "rt-app:$T/wg.json" --rtapp-strict --duration 20ms -o "$T/wg2.trace"
+[ ! -e "$T/wg2.trace" ] && ok || bad "a refused rt-app file left a trace"
 "$IDLESIM" synth --workload "rt-app:$RT/schbench.json" --duration 200ms -o "$T/rt.trace" 2>/dev/null &&
 	grep -q "^source idlesim synth --workload rt-app:$RT/schbench.json jitter_pct=0$" "$T/rt.trace" &&
 	grep -q "^# rt-app: sha256 $(sha256sum "$RT/schbench.json" | cut -d' ' -f1)$" "$T/rt.trace" &&

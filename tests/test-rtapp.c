@@ -314,7 +314,7 @@ struct bad_case {
 static void test_bad_input(void **state)
 {
 	static const struct bad_case cases[] = {
-		{ "{\"tasks\": {\"t\": {\"run\": 10,\n \"sleep\": 10,\n}}}",
+		{ "{\"tasks\": {\"t\": {\"run\": 10,\n \"sleep\": 10,, }}}",
 		  "t.json:2:13: Parse error" },
 		{ "{\"tasks\": {\"t\": {\"phases\": {\"p1\": {\"run\": 10,\n \"iorun\": 100}}}}}",
 		  "t.json:2: tasks.t.phases.p1.iorun: the \"iorun\" event is not modelled" },
@@ -328,8 +328,6 @@ static void test_bad_input(void **state)
 		  "tasks.t.priority: 5: only the default priority (0) is modelled" },
 		{ "{\"tasks\": {\"t\": {\"run\": 10, \"sleep\": 10, \"bogus\": 5}}}",
 		  "tasks.t.bogus: unknown key" },
-		{ "{\"tasks\": {\"t\": {\"run\": 10,\n \"run\": 20, \"sleep\": 1}}}",
-		  "t.json:2: the key \"run\" appears twice in one object" },
 		{ "{\"tasks\": {\"t\": {\"run\": -1, \"sleep\": 10}}}",
 		  "tasks.t.run: -1 is out of range" },
 		{ "{\"tasks\": {\"t\": {\"run\": 1.5, \"sleep\": 10}}}",
@@ -358,6 +356,13 @@ static void test_bad_input(void **state)
 		  "tasks.t.sync: \"ref\" missing" },
 	};
 
+	static const struct bad_case strict_cases[] = {
+		{ "{\"tasks\": {\"t\": {\"run\": 10,\n \"sleep\": 10,\n}}}",
+		  "t.json:2:13: Parse error" },
+		{ "{\"tasks\": {\"t\": {\"run\": 10,\n \"run\": 20, \"sleep\": 1}}}",
+		  "t.json:2: the key \"run\" appears twice in one object (--rtapp-strict)" },
+	};
+
 	(void)state;
 	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
 		GError *err = NULL;
@@ -368,6 +373,20 @@ static void test_bad_input(void **state)
 			fail_msg("case %zu parsed: %s", i, cases[i].json);
 		if (!strstr(err->message, cases[i].msg))
 			fail_msg("case %zu: '%s' lacks '%s'", i, err->message, cases[i].msg);
+		g_error_free(err);
+	}
+	/* --rtapp-strict: plain JSON, as before workgen's rules were taken */
+	for (size_t i = 0; i < G_N_ELEMENTS(strict_cases); i++) {
+		GError *err = NULL;
+		struct is_rtapp *p = is_rtapp_parse_strict(strict_cases[i].json,
+							   strlen(strict_cases[i].json), "t.json",
+							   true, &err);
+
+		if (p)
+			fail_msg("strict case %zu parsed: %s", i, strict_cases[i].json);
+		if (!strstr(err->message, strict_cases[i].msg))
+			fail_msg("strict case %zu: '%s' lacks '%s'", i, err->message,
+				 strict_cases[i].msg);
 		g_error_free(err);
 	}
 }
@@ -397,6 +416,72 @@ static void test_comments_notes(void **state)
 	assert_int_equal(is_rtapp_duration_ns(p), 2000000000LL);
 	assert_true(is_rtapp_ends(p));
 	is_rtapp_free(p);
+}
+
+/*
+ * As rt-app runs a file through workgen: trailing commas taken (json-c
+ * does), a key repeated in one object numbered as workgen numbers it (one
+ * counter per object from 1, raised while the name is taken: run, run1,
+ * run2, then sleep's repeat is sleep2), each said; the program equals the
+ * one written with those names.  Strings are not touched.
+ */
+static void test_workgen(void **state)
+{
+	const char *lax = "{\"tasks\": {\"t\": {\"loop\": 2, \"run\": 100,\n"
+			  " \"sleep\": 200, \"run\": 300,\n \"run\": 400, \"sleep\": 500,\n"
+			  " \"sleep\": 600, \"lock\": \"m,}\", \"unlock\": \"m,}\",},},\n}";
+	const char *named = "{\"tasks\": {\"t\": {\"loop\": 2, \"run\": 100,\n"
+			    " \"sleep\": 200, \"run1\": 300,\n \"run2\": 400, \"sleep2\": 500,\n"
+			    " \"sleep3\": 600, \"lock\": \"m,}\", \"unlock\": \"m,}\"}}\n}";
+	GError *err = NULL;
+	struct is_rtapp *p = is_rtapp_parse(lax, strlen(lax), "t.json", &err);
+	g_autofree char *notes = NULL;
+	g_autofree char *a = run_json(lax, 1, NULL, 20, false, 1, 0);
+	g_autofree char *b = run_json(named, 1, NULL, 20, false, 1, 0);
+
+	(void)state;
+	if (!p)
+		fail_msg("%s", err->message);
+	notes = g_strjoinv("|", (char **)is_rtapp_notes(p));
+	assert_non_null(strstr(notes, "t.json:2: the key \"run\" repeated in one object: read as \"run1\", as workgen numbers it"));
+	assert_non_null(strstr(notes, "t.json:3: the key \"run\" repeated in one object: read as \"run2\""));
+	assert_non_null(strstr(notes, "t.json:3: the key \"sleep\" repeated in one object: read as \"sleep2\""));
+	assert_non_null(strstr(notes, "t.json:4: the key \"sleep\" repeated in one object: read as \"sleep3\""));
+	assert_non_null(strstr(notes, "t.json:4: 3 commas before '}' or ']' accepted, as rt-app's parser (json-c) does"));
+	assert_string_equal(a, b);
+	is_rtapp_free(p);
+	assert_null(is_rtapp_parse_strict(lax, strlen(lax), "t.json", true, &err));
+	g_error_free(err);
+}
+
+/*
+ * "instance": 0, which rt-app takes: the thread object starts no thread
+ * (said); the run equals the file without it.  With no thread at all the
+ * file is refused.
+ */
+static void test_instance_zero(void **state)
+{
+	const char *z = "{\"tasks\": {\"a\": {\"cpus\": [0], \"run\": 100, \"sleep\": 900},\n"
+			" \"b\": {\"instance\": 0, \"run\": 50, \"sleep\": 70}}}";
+	const char *one = "{\"tasks\": {\"a\": {\"cpus\": [0], \"run\": 100, \"sleep\": 900}}}";
+	const char *none = "{\"tasks\": {\"b\": {\"instance\": 0, \"run\": 50, \"sleep\": 70}}}";
+	GError *err = NULL;
+	struct is_rtapp *p = is_rtapp_parse(z, strlen(z), "t.json", &err);
+	g_autofree char *notes = NULL;
+	g_autofree char *a = run_json(z, 2, NULL, 30, false, 1, 0);
+	g_autofree char *b = run_json(one, 2, NULL, 30, false, 1, 0);
+
+	(void)state;
+	if (!p)
+		fail_msg("%s", err->message);
+	notes = g_strjoinv("|", (char **)is_rtapp_notes(p));
+	assert_non_null(strstr(notes, "tasks.b.instance (line 2): 0: no thread of it runs"));
+	assert_int_equal(is_rtapp_instances(p), 1);
+	assert_string_equal(a, b);
+	is_rtapp_free(p);
+	assert_null(is_rtapp_parse(none, strlen(none), "t.json", &err));
+	assert_non_null(strstr(err->message, "every thread object has instance 0"));
+	g_error_free(err);
 }
 
 /* A file naming CPU 3 needs 4 CPUs: the engine says where. */
@@ -434,6 +519,8 @@ int main(void)
 		cmocka_unit_test(test_jitter),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_comments_notes),
+		cmocka_unit_test(test_workgen),
+		cmocka_unit_test(test_instance_zero),
 		cmocka_unit_test(test_cpus_check),
 	};
 

@@ -29,6 +29,15 @@ struct is_rtapp;
 struct is_rtapp *is_rtapp_load(const char *path, GError **error);
 /* The same on a buffer; @name stands for the file in messages. */
 struct is_rtapp *is_rtapp_parse(const char *data, size_t len, const char *name, GError **error);
+/*
+ * @strict false (is_rtapp_load(), is_rtapp_parse()): as rt-app runs a file
+ * through workgen: a comma before '}' or ']' is taken (json-c does), and
+ * a key repeated in one object is numbered as workgen numbers it; each is
+ * noted.  @strict true refuses both.
+ */
+struct is_rtapp *is_rtapp_load_strict(const char *path, bool strict, GError **error);
+struct is_rtapp *is_rtapp_parse_strict(const char *data, size_t len, const char *name,
+				       bool strict, GError **error);
 void is_rtapp_free(struct is_rtapp *p);
 
 /* The file as given, and the SHA-256 of its bytes (hex). */

@@ -98,6 +98,7 @@ struct cli_workload {
 	gint64 seed, periods, latency_us;
 	char *duration;
 	int64_t until_ns;
+	gboolean rtapp_strict;           /* --rtapp-strict: JSON as written, no workgen */
 	struct is_rtapp *rtapp;          /* --workload rt-app:FILE, loaded */
 };
 GOptionGroup *cli_workload_options(struct cli_workload *w);

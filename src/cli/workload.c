@@ -46,6 +46,7 @@ GOptionGroup *cli_workload_options(struct cli_workload *w)
 		{ "duration", 0, 0, G_OPTION_ARG_STRING, &w->duration, "stop at this time (e.g. 10s, 500ms)", "T" },
 		{ "hz", 0, 0, G_OPTION_ARG_INT, &w->hz, "CONFIG_HZ (default 100, as powernv kernels)", "N" },
 		{ "latency-us", 0, 0, G_OPTION_ARG_INT64, &w->latency_us, "PM QoS CPU latency limit (default none)", "N" },
+		{ "rtapp-strict", 0, 0, G_OPTION_ARG_NONE, &w->rtapp_strict, "an rt-app file as plain JSON: refuse a trailing comma or a repeated key (default: as rt-app runs it through workgen, each said)", NULL },
 		G_OPTION_ENTRY_NULL
 	};
 	GOptionGroup *g = g_option_group_new("workload", "Synthetic workload options",
@@ -67,7 +68,7 @@ bool cli_workload_config(struct cli_workload *w, struct is_synth_config *cfg, in
 	if (g_str_has_prefix(w->name, "rt-app:")) {
 		const char *const *notes;
 
-		w->rtapp = is_rtapp_load(w->name + strlen("rt-app:"), &err);
+		w->rtapp = is_rtapp_load_strict(w->name + strlen("rt-app:"), w->rtapp_strict, &err);
 		if (!w->rtapp) {
 			cli_error("--workload %s: %s", w->name, err->message);
 			g_error_free(err);

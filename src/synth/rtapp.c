@@ -582,9 +582,12 @@ static bool parse_task(struct pctx *c, const char *name, JsonNode *n, const char
 	if ((v = json_object_get_member(o, "instance"))) {
 		g_autofree char *kp = sub(path, "instance");
 
-		if (!get_int(c, v, kp, 1, MAX_INSTANCES, &i, error))
+		/* rt-app takes 0: the thread object starts no thread */
+		if (!get_int(c, v, kp, 0, MAX_INSTANCES, &i, error))
 			return false;
 		t->instance = (int)i;
+		if (!i)
+			note(c, v, kp, "0: no thread of it runs, as in rt-app");
 	}
 	if ((v = json_object_get_member(o, "delay"))) {
 		g_autofree char *kp = sub(path, "delay");
@@ -790,6 +793,122 @@ static bool blank_comments(char *s, size_t n, size_t *bad)
 	return true;
 }
 
+/*
+ * rt-app's parser is json-c's in its default mode, which takes a comma
+ * before '}' or ']'; rt-app's documentation runs files through workgen
+ * (doc/workgen), which numbers a key repeated in one object: per object a
+ * counter from 1, the repeat becomes KEY + counter, the counter raised
+ * while that name is taken ("run", "run1", "run2"; then "sleep", whose
+ * repeat is "sleep2").  Both done on @in (comments blanked) into @out,
+ * lines kept; each renamed key and the first trailing comma are noted.
+ * A string is copied as it stands; keys compare as written.
+ */
+struct lax_obj {
+	GHashTable *keys;
+	unsigned curid;
+	bool want_key;
+};
+
+static unsigned line_at(const char *s, size_t i)
+{
+	unsigned line = 1;
+
+	for (size_t k = 0; k < i; k++)
+		line += s[k] == '\n';
+	return line;
+}
+
+static void lax_pass(const char *in, size_t n, GString *out, GPtrArray *notes, const char *name)
+{
+	GPtrArray *stack = g_ptr_array_new(); /* struct lax_obj *, or NULL for an array */
+	unsigned commas = 0, first_comma = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char ch = in[i];
+		struct lax_obj *top = stack->len ? stack->pdata[stack->len - 1] : NULL;
+
+		if (ch == '"') {
+			size_t j = i + 1;
+			g_autofree char *key = NULL;
+
+			while (j < n && in[j] != '"')
+				j += in[j] == '\\' ? 2 : 1;
+			if (j >= n) { /* unterminated: the parser says where */
+				g_string_append_len(out, in + i, (gssize)(n - i));
+				break;
+			}
+			key = g_strndup(in + i + 1, j - i - 1);
+			if (top && top->want_key) {
+				top->want_key = false;
+				if (g_hash_table_contains(top->keys, key)) {
+					char *nk = g_strdup_printf("%s%u", key, top->curid);
+
+					while (g_hash_table_contains(top->keys, nk)) {
+						g_free(nk);
+						nk = g_strdup_printf("%s%u", key, ++top->curid);
+					}
+					g_ptr_array_add(notes, g_strdup_printf(
+						"%s:%u: the key \"%s\" repeated in one object: read as "
+						"\"%s\", as workgen numbers it (--rtapp-strict refuses it)",
+						name, line_at(in, i), key, nk));
+					g_string_append_printf(out, "\"%s\"", nk);
+					g_hash_table_add(top->keys, nk);
+					i = j;
+					continue;
+				}
+				g_hash_table_add(top->keys, g_strdup(key));
+			}
+			g_string_append_len(out, in + i, (gssize)(j - i + 1));
+			i = j;
+			continue;
+		}
+		if (ch == '{') {
+			struct lax_obj *o = g_new0(struct lax_obj, 1);
+
+			o->keys = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+			o->curid = 1;
+			o->want_key = true;
+			g_ptr_array_add(stack, o);
+		} else if (ch == '[') {
+			g_ptr_array_add(stack, NULL);
+		} else if ((ch == '}' || ch == ']') && stack->len) {
+			if (top) {
+				g_hash_table_destroy(top->keys);
+				g_free(top);
+			}
+			g_ptr_array_set_size(stack, stack->len - 1);
+		} else if (ch == ',') {
+			size_t j = i + 1;
+
+			while (j < n && g_ascii_isspace(in[j]))
+				j++;
+			if (j < n && (in[j] == '}' || in[j] == ']')) {
+				if (!commas++)
+					first_comma = line_at(in, i);
+				g_string_append_c(out, ' ');
+				continue;
+			}
+			if (top)
+				top->want_key = true;
+		}
+		g_string_append_c(out, ch);
+	}
+	if (commas)
+		g_ptr_array_add(notes, g_strdup_printf(
+			"%s:%u: %u comma%s before '}' or ']' accepted, as rt-app's parser (json-c) "
+			"does (--rtapp-strict refuses them)", name, first_comma, commas,
+			commas == 1 ? "" : "s"));
+	for (guint k = 0; k < stack->len; k++) {
+		struct lax_obj *o = stack->pdata[k];
+
+		if (o) {
+			g_hash_table_destroy(o->keys);
+			g_free(o);
+		}
+	}
+	g_ptr_array_free(stack, TRUE);
+}
+
 static void pctx_clear(struct pctx *c)
 {
 	g_hash_table_destroy(c->lines);
@@ -848,6 +967,10 @@ static bool parse_tasks(struct pctx *c, JsonNode *n, GError **error)
 			g_array_index(users, int, GPOINTER_TO_INT(key) - 1) +=
 				GPOINTER_TO_INT(val) * t->instance;
 	}
+	if (!total) {
+		g_array_unref(users);
+		return fail(c, error, n, "tasks", "every thread object has instance 0: no thread runs");
+	}
 	c->p->ninstances = (int)total;
 	g_array_set_size(users, (guint)c->p->nbarriers);
 	c->p->barrier_users = keep(c->p, g_array_free(users, FALSE));
@@ -855,6 +978,12 @@ static bool parse_tasks(struct pctx *c, JsonNode *n, GError **error)
 }
 
 struct is_rtapp *is_rtapp_parse(const char *data, size_t len, const char *name, GError **error)
+{
+	return is_rtapp_parse_strict(data, len, name, false, error);
+}
+
+struct is_rtapp *is_rtapp_parse_strict(const char *data, size_t len, const char *name,
+				       bool strict, GError **error)
 {
 	g_autoptr(JsonParser) parser = json_parser_new_immutable();
 	g_autoptr(GError) jerr = NULL;
@@ -913,6 +1042,14 @@ struct is_rtapp *is_rtapp_parse(const char *data, size_t len, const char *name, 
 			goto out;
 		}
 	}
+	if (!strict) {
+		GString *lax = g_string_sized_new(len + 64);
+
+		lax_pass(buf, len, lax, p->notes, name);
+		g_free(buf);
+		len = lax->len;
+		buf = g_string_free(lax, FALSE);
+	}
 	g_signal_connect(parser, "object-start", G_CALLBACK(on_object_start), &c);
 	g_signal_connect(parser, "object-end", G_CALLBACK(on_object_end), &c);
 	g_signal_connect(parser, "array-start", G_CALLBACK(on_object_start), &c);
@@ -931,8 +1068,9 @@ struct is_rtapp *is_rtapp_parse(const char *data, size_t len, const char *name, 
 	}
 	if (c.dup) {
 		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-			    "%s:%u: the key \"%s\" appears twice in one object: rt-app would keep "
-			    "only the last; number them (\"%s0\", \"%s1\", ...) as workgen does",
+			    "%s:%u: the key \"%s\" appears twice in one object (--rtapp-strict): "
+			    "rt-app would keep only the last; number them (\"%s\", \"%s1\", ...) as "
+			    "workgen does",
 			    name, c.dup_line, c.dup, c.dup, c.dup);
 		ok = false;
 		goto out;
@@ -982,7 +1120,7 @@ out:
 	return p;
 }
 
-struct is_rtapp *is_rtapp_load(const char *path, GError **error)
+struct is_rtapp *is_rtapp_load_strict(const char *path, bool strict, GError **error)
 {
 	g_autofree char *data = NULL;
 	gsize len;
@@ -993,7 +1131,12 @@ struct is_rtapp *is_rtapp_load(const char *path, GError **error)
 		g_error_free(e);
 		return NULL;
 	}
-	return is_rtapp_parse(data, len, path, error);
+	return is_rtapp_parse_strict(data, len, path, strict, error);
+}
+
+struct is_rtapp *is_rtapp_load(const char *path, GError **error)
+{
+	return is_rtapp_load_strict(path, false, error);
 }
 
 void is_rtapp_free(struct is_rtapp *p)
