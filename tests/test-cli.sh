@@ -631,7 +631,7 @@ expect 1 "wg.json:2:" "Parse error" \
 	-- "$IDLESIM" synth --workload "rt-app:$T/wg.json" --rtapp-strict --duration 20ms -o "$T/wg2.trace"
 [ ! -e "$T/wg2.trace" ] && ok || bad "a refused rt-app file left a trace"
 "$IDLESIM" synth --workload "rt-app:$RT/schbench.json" --duration 200ms -o "$T/rt.trace" 2>/dev/null &&
-	grep -q "^source idlesim synth --workload rt-app:$RT/schbench.json jitter_pct=0$" "$T/rt.trace" &&
+	grep -q "^source idlesim synth --workload rt-app:$RT/schbench.json jitter_pct=0 mem_mb_s=10000 io_mb_s=1000$" "$T/rt.trace" &&
 	grep -q "^# rt-app: sha256 $(sha256sum "$RT/schbench.json" | cut -d' ' -f1)$" "$T/rt.trace" &&
 	ok || bad "synth of an rt-app file: no source line or digest"
 expect 0 "Accuracy" -- "$IDLESIM" run -t "$T/rt.trace" -g teo-6.12
@@ -650,8 +650,8 @@ cmp -s "$T/rtsw1.csv" "$T/rtsw2.csv" && grep -q "workload:rt-app:$RT/pgbench.jso
 expect 0 "M periods/s" -- "$IDLESIM" bench -w "rt-app:$RT/schbench.json" --periods 5000 -g teo-6.12 -r 1
 expect 0 "M periods/s" -- "$IDLESIM" bench -w "rt-app:$RT/schbench.json" --closed-loop --periods 5000 -g teo-6.12 -r 1
 # bad files: the path or line named, exit 1; a forever loop without a bound, exit 2
-printf '{"tasks": {"t": {"run": 10, "sleep": 10,\n "iorun": 5}}}\n' > "$T/io.json"
-expect 1 "io.json:2: tasks.t.iorun: the \"iorun\" event is not modelled" -- "$IDLESIM" run -w "rt-app:$T/io.json" -g teo-6.12
+printf '{"tasks": {"t": {"run": 10, "sleep": 10,\n "fork": "x"}}}\n' > "$T/io.json"
+expect 1 "io.json:2: tasks.t.fork: the \"fork\" event is not modelled" -- "$IDLESIM" run -w "rt-app:$T/io.json" -g teo-6.12
 expect 1 "nope.json" -- "$IDLESIM" run -w "rt-app:$T/nope.json" -g teo-6.12
 printf '{"tasks": {"t": {"run": 10, "sleep": 10}}}\n' > "$T/forever.json"
 expect 2 "a thread loops forever and global.duration is -1: give --duration T or --periods N" \

@@ -45,6 +45,7 @@ static char *run_json(const char *json, int cpus, const int64_t *lat_ns, int max
 	cfg.hz = 100;
 	cfg.seed = seed;
 	cfg.latency_req_ns = 2147483647000LL;
+	is_params_defaults_of(cfg.w->params, cfg.w->nparams, &cfg.params);
 	cfg.params.v[0] = jitter;
 	g = is_synth_new(&cfg, &err);
 	if (!g)
@@ -316,10 +317,10 @@ static void test_bad_input(void **state)
 	static const struct bad_case cases[] = {
 		{ "{\"tasks\": {\"t\": {\"run\": 10,\n \"sleep\": 10,, }}}",
 		  "t.json:2:13: Parse error" },
-		{ "{\"tasks\": {\"t\": {\"phases\": {\"p1\": {\"run\": 10,\n \"iorun\": 100}}}}}",
-		  "t.json:2: tasks.t.phases.p1.iorun: the \"iorun\" event is not modelled" },
-		{ "{\"tasks\": {\"t\": {\"run\": 10, \"sleep\": 10,\n \"mem\": 5}}}",
-		  "t.json:2: tasks.t.mem: the \"mem\" event is not modelled" },
+		{ "{\"tasks\": {\"t\": {\"phases\": {\"p1\": {\"run\": 10,\n \"fork\": \"x\"}}}}}",
+		  "t.json:2: tasks.t.phases.p1.fork: the \"fork\" event is not modelled" },
+		{ "{\"tasks\": {\"t\": {\"run\": 10, \"sleep\": 10,\n \"mem\": -5}}}",
+		  "t.json:2: tasks.t.mem: -5 is out of range" },
 		{ "{\"tasks\": {\"t\": {\"run\": 10, \"sleep\": 10, \"policy\": \"SCHED_FIFO\"}}}",
 		  "tasks.t.policy: \"SCHED_FIFO\": only SCHED_OTHER is modelled" },
 		{ "{\"tasks\": {\"t\": {\"run\": 10, \"sleep\": 10, \"dl-runtime\": 5}}}",
@@ -484,6 +485,21 @@ static void test_instance_zero(void **state)
 	g_error_free(err);
 }
 
+/*
+ * mem and iorun: busy for their bytes at the params' rates, rounded up
+ * to the ns: 25,000 bytes of mem at 10,000 MB/s (10 bytes/ns) are 2.5 us,
+ * 3,001 bytes of iorun at 1,000 MB/s are 3.001 us; then sleep 100 us.
+ * One loop: busy 0-5.501 us, idle to 105.501 us, and so on.
+ */
+static void test_mem_iorun(void **state)
+{
+	const char *j = "{\"tasks\": {\"t\": {\"loop\": 2, \"mem\": 25000, \"iorun\": 3001,"
+			" \"sleep\": 100}}}";
+
+	(void)state;
+	expect(j, 1, NULL, 10, "0 5501 100000 t\n0 111002 100000 t\n");
+}
+
 /* A file naming CPU 3 needs 4 CPUs: the engine says where. */
 static void test_cpus_check(void **state)
 {
@@ -521,6 +537,7 @@ int main(void)
 		cmocka_unit_test(test_comments_notes),
 		cmocka_unit_test(test_workgen),
 		cmocka_unit_test(test_instance_zero),
+		cmocka_unit_test(test_mem_iorun),
 		cmocka_unit_test(test_cpus_check),
 	};
 

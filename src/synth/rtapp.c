@@ -26,6 +26,7 @@
 #include "rtapp_internal.h"
 
 #define MAX_US 3600000000LL      /* one hour, in microseconds */
+#define MAX_BYTES (1LL << 40)     /* mem and iorun sizes: 1 TiB */
 #define MAX_INSTANCES 4096
 #define MAX_SPIN 1000000         /* zero-time repetitions at one instant */
 
@@ -256,7 +257,7 @@ static bool get_cpus(struct pctx *c, JsonNode *n, const char *path, const int **
 
 enum ev_kind {
 	E_RUNTIME, E_RUN, E_SLEEP, E_TIMER, E_LOCK, E_UNLOCK, E_WAIT, E_SIGNAL, E_BROAD,
-	E_SYNC, E_SUSPEND, E_RESUME, E_BARRIER, E_YIELD,
+	E_SYNC, E_SUSPEND, E_RESUME, E_BARRIER, E_YIELD, E_MEM, E_IORUN,
 	E_UNMODELLED,
 };
 
@@ -266,7 +267,7 @@ static const struct { const char *prefix; enum ev_kind kind; } ev_names[] = {
 	{ "lock", E_LOCK }, { "unlock", E_UNLOCK }, { "wait", E_WAIT }, { "signal", E_SIGNAL },
 	{ "broad", E_BROAD }, { "sync", E_SYNC }, { "suspend", E_SUSPEND },
 	{ "resume", E_RESUME }, { "barrier", E_BARRIER }, { "yield", E_YIELD },
-	{ "mem", E_UNMODELLED }, { "iorun", E_UNMODELLED }, { "fork", E_UNMODELLED },
+	{ "mem", E_MEM }, { "iorun", E_IORUN }, { "fork", E_UNMODELLED },
 };
 
 static int ev_kind_of(const char *key)
@@ -457,11 +458,22 @@ static bool parse_event(struct pctx *c, const struct rt_task *t, int kind, const
 			return false;
 		push(evs, RT_YIELD, 0, -1, -1);
 		return true;
+	case E_MEM:
+	case E_IORUN:
+		/*
+		 * rt-app writes that many bytes (a memory buffer; io_device,
+		 * /dev/null by default): busy time at the workload's stated
+		 * rate (params mem_mb_s, io_mb_s), no other effect modelled
+		 */
+		if (!get_int(c, n, path, 0, MAX_BYTES, &us, error))
+			return false;
+		push(evs, kind == E_MEM ? RT_MEM : RT_IORUN, us, -1, -1);
+		return true;
 	case E_UNMODELLED:
 		break;
 	}
-	return fail(c, error, n, path, "the \"%s\" event is not modelled (memory and I/O "
-		    "traffic do not change when tasks wake here, but their time would)", key);
+	return fail(c, error, n, path, "the \"%s\" event is not modelled (a new thread "
+		    "per use)", key);
 }
 
 /* ---- threads and phases ------------------------------------------------ */
@@ -480,7 +492,8 @@ static bool takes_time(const struct rt_phase *ph, int n)
 		for (int e = 0; e < ph[k].nev; e++) {
 			const struct rt_event *ev = &ph[k].ev[e];
 
-			if (((ev->op == RT_RUN || ev->op == RT_SLEEP) && ev->ns > 0) ||
+			if (((ev->op == RT_RUN || ev->op == RT_SLEEP || ev->op == RT_MEM ||
+			      ev->op == RT_IORUN) && ev->ns > 0) ||
 			    ev->op == RT_TIMER || ev->op == RT_WAIT || ev->op == RT_BARRIER)
 				return true;
 		}

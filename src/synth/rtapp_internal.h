@@ -19,11 +19,13 @@ enum rt_op {
 	RT_BROAD,      /* wake all of cond res's waiters */
 	RT_BARRIER,    /* wait till barrier res's users have all arrived */
 	RT_YIELD,      /* to the back of the CPU's run queue */
+	RT_MEM,        /* busy writing ns bytes of memory (the mem_mb_s param's rate) */
+	RT_IORUN,      /* busy writing ns bytes to io_device (the io_mb_s param's rate) */
 };
 
 struct rt_event {
 	enum rt_op op;
-	int64_t ns;          /* RT_RUN, RT_SLEEP; RT_TIMER: the period */
+	int64_t ns;          /* RT_RUN, RT_SLEEP; RT_TIMER: the period; RT_MEM, RT_IORUN: bytes */
 	int res;             /* timer, mutex, cond or barrier index */
 	int mutex;           /* RT_WAIT: the mutex released while waiting, -1 none */
 	bool absolute;       /* RT_TIMER: "mode": "absolute" */
