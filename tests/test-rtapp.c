@@ -318,15 +318,15 @@ static void test_bad_input(void **state)
 		{ "{\"tasks\": {\"t\": {\"run\": 10,\n \"sleep\": 10,, }}}",
 		  "t.json:2:13: Parse error" },
 		{ "{\"tasks\": {\"t\": {\"phases\": {\"p1\": {\"run\": 10,\n \"fork\": \"x\"}}}}}",
-		  "t.json:2: tasks.t.phases.p1.fork: the \"fork\" event is not modelled" },
+		  "t.json:2: tasks.t.phases.p1.fork: the \"fork\" event is not modelled (a new thread per use)" },
+		{ "{\"tasks\": {\"t\": {\"phases\": {\"p\": {\"external_workload0\": {\"library_name\": \"x.so\"}}}}}}",
+		  "tasks.t.phases.p.external_workload0: the \"external_workload0\" event is not modelled (it loads a shared library" },
 		{ "{\"tasks\": {\"t\": {\"run\": 10, \"sleep\": 10,\n \"mem\": -5}}}",
 		  "t.json:2: tasks.t.mem: -5 is out of range" },
-		{ "{\"tasks\": {\"t\": {\"run\": 10, \"sleep\": 10, \"policy\": \"SCHED_FIFO\"}}}",
-		  "tasks.t.policy: \"SCHED_FIFO\": only SCHED_OTHER is modelled" },
-		{ "{\"tasks\": {\"t\": {\"run\": 10, \"sleep\": 10, \"dl-runtime\": 5}}}",
-		  "tasks.t.dl-runtime: SCHED_DEADLINE is not modelled" },
-		{ "{\"tasks\": {\"t\": {\"run\": 10, \"sleep\": 10, \"priority\": 5}}}",
-		  "tasks.t.priority: 5: only the default priority (0) is modelled" },
+		{ "{\"tasks\": {\"t\": {\"run\": 10, \"sleep\": 10, \"policy\": \"SCHED_FAST\"}}}",
+		  "tasks.t.policy: \"SCHED_FAST\": not a policy rt-app knows" },
+		{ "{\"tasks\": {\"t\": {\"run\": 10, \"sleep\": 10, \"priority\": \"high\"}}}",
+		  "tasks.t.priority: expected an integer" },
 		{ "{\"tasks\": {\"t\": {\"run\": 10, \"sleep\": 10, \"bogus\": 5}}}",
 		  "tasks.t.bogus: unknown key" },
 		{ "{\"tasks\": {\"t\": {\"run\": -1, \"sleep\": 10}}}",
@@ -341,10 +341,8 @@ static void test_bad_input(void **state)
 		  "tasks.t.cpus[1]: expected an integer" },
 		{ "{\"tasks\": {\"t\": {\"phases\": {\"a\": {\"sleep\": 1}}, \"run\": 5}}}",
 		  "tasks.t.run: an event beside \"phases\"" },
-		{ "{\"global\": {\"duration\": 1, \"frobnicate\": 1}, \"tasks\": {\"t\": {\"sleep\": 10}}}",
-		  "global.frobnicate: unknown key" },
-		{ "{\"global\": {\"default_policy\": \"SCHED_RR\"}, \"tasks\": {\"t\": {\"sleep\": 10}}}",
-		  "global.default_policy: \"SCHED_RR\": only SCHED_OTHER is modelled" },
+		{ "{\"global\": {\"default_policy\": \"RR\"}, \"tasks\": {\"t\": {\"sleep\": 10}}}",
+		  "global.default_policy: \"RR\": not a policy rt-app knows" },
 		{ "{\"global\": {}}", "no \"tasks\" object" },
 		{ "[1, 2]", "expected an object with \"tasks\"" },
 		{ "{\"tasks\": {\"t\": {\"run\": 0, \"signal\": \"x\"}}}",
@@ -500,6 +498,46 @@ static void test_mem_iorun(void **state)
 	expect(j, 1, NULL, 10, "0 5501 100000 t\n0 111002 100000 t\n");
 }
 
+/*
+ * rt-app's other policies and priorities run as SCHED_OTHER on FIFO run
+ * queues, each said: a task alone on its CPU wakes the same whatever its
+ * policy, so the run equals the one without them.
+ */
+static void test_policies(void **state)
+{
+	const char *j = "{\"global\": {\"default_policy\": \"SCHED_FIFO\"},\n"
+			" \"tasks\": {\"t\": {\"cpus\": [0], \"priority\": 10, \"run\": 100, \"sleep\": 900},\n"
+			" \"d\": {\"cpus\": [1], \"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 100,"
+			" \"run\": 50, \"sleep\": 450}}}";
+	const char *frag = "{\"global\": {\"frag\": 1}, \"tasks\": {\"t\": {\"run\": 1, \"sleep\": 10}}}";
+	const char *plain = "{\"tasks\": {\"t\": {\"cpus\": [0], \"run\": 100, \"sleep\": 900},\n"
+			    " \"d\": {\"cpus\": [1], \"run\": 50, \"sleep\": 450}}}";
+	GError *err = NULL;
+	struct is_rtapp *p = is_rtapp_parse(j, strlen(j), "t.json", &err);
+	g_autofree char *notes = NULL;
+	g_autofree char *a = run_json(j, 2, NULL, 40, false, 1, 0);
+	g_autofree char *b = run_json(plain, 2, NULL, 40, false, 1, 0);
+
+	(void)state;
+	if (!p)
+		fail_msg("%s", err->message);
+	notes = g_strjoinv("|", (char **)is_rtapp_notes(p));
+	assert_non_null(strstr(notes, "global.default_policy (line 1): \"SCHED_FIFO\" taken as SCHED_OTHER"));
+	assert_non_null(strstr(notes, "tasks.t.priority (line 2): 10: ignored: priorities"));
+	assert_non_null(strstr(notes, "tasks.d.policy (line 3): \"SCHED_DEADLINE\" taken as SCHED_OTHER"));
+	assert_non_null(strstr(notes, "tasks.d.dl-runtime (line 3): ignored: SCHED_DEADLINE's budget"));
+	is_rtapp_free(p);
+	/* an unknown global key, ignored by rt-app: said */
+	p = is_rtapp_parse(frag, strlen(frag), "t.json", &err);
+	if (!p)
+		fail_msg("%s", err->message);
+	g_free(notes);
+	notes = g_strjoinv("|", (char **)is_rtapp_notes(p));
+	assert_non_null(strstr(notes, "global.frag (line 1): ignored: not an rt-app 1.0 global setting"));
+	assert_string_equal(a, b);
+	is_rtapp_free(p);
+}
+
 /* A file naming CPU 3 needs 4 CPUs: the engine says where. */
 static void test_cpus_check(void **state)
 {
@@ -538,6 +576,7 @@ int main(void)
 		cmocka_unit_test(test_workgen),
 		cmocka_unit_test(test_instance_zero),
 		cmocka_unit_test(test_mem_iorun),
+		cmocka_unit_test(test_policies),
 		cmocka_unit_test(test_cpus_check),
 	};
 

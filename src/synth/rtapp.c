@@ -268,6 +268,7 @@ static const struct { const char *prefix; enum ev_kind kind; } ev_names[] = {
 	{ "broad", E_BROAD }, { "sync", E_SYNC }, { "suspend", E_SUSPEND },
 	{ "resume", E_RESUME }, { "barrier", E_BARRIER }, { "yield", E_YIELD },
 	{ "mem", E_MEM }, { "iorun", E_IORUN }, { "fork", E_UNMODELLED },
+	{ "external_workload", E_UNMODELLED },
 };
 
 static int ev_kind_of(const char *key)
@@ -472,8 +473,9 @@ static bool parse_event(struct pctx *c, const struct rt_task *t, int kind, const
 	case E_UNMODELLED:
 		break;
 	}
-	return fail(c, error, n, path, "the \"%s\" event is not modelled (a new thread "
-		    "per use)", key);
+	return fail(c, error, n, path, "the \"%s\" event is not modelled (%s)", key,
+		    g_str_has_prefix(key, "fork") ? "a new thread per use" :
+		    "it loads a shared library and calls it: code idlesim does not run");
 }
 
 /* ---- threads and phases ------------------------------------------------ */
@@ -504,6 +506,30 @@ static bool takes_time(const struct rt_phase *ph, int n)
  * Settings a thread or phase may carry besides events: true when @key is
  * one (handled: checked, noted, or refused with an error).
  */
+/*
+ * rt-app's policies (SCHED_OTHER, SCHED_FIFO, SCHED_RR, SCHED_DEADLINE;
+ * rt-app also takes SCHED_IDLE and SCHED_BATCH): all run here as
+ * SCHED_OTHER on FIFO run queues, said for each other one.  What differs
+ * is who runs first where tasks share a CPU (no preemption); a task with
+ * its CPU to itself wakes and idles the same.
+ */
+static bool policy(struct pctx *c, JsonNode *v, const char *kp, const char *s, GError **error)
+{
+	static const char *const others[] = {
+		"SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE", "SCHED_IDLE", "SCHED_BATCH", NULL
+	};
+
+	if (!strcmp(s, "SCHED_OTHER"))
+		return true;
+	if (!g_strv_contains(others, s))
+		return fail(c, error, v, kp, "\"%s\": not a policy rt-app knows (SCHED_OTHER, "
+			    "SCHED_FIFO, SCHED_RR, SCHED_DEADLINE, SCHED_IDLE, SCHED_BATCH)", s);
+	note(c, v, kp, "\"%s\" taken as SCHED_OTHER: no real-time or deadline scheduling is "
+	     "modelled (FIFO run queues, no preemption): the same wakeups where the task has "
+	     "its CPU to itself", s);
+	return true;
+}
+
 static bool setting(struct pctx *c, const char *key, JsonNode *v, const char *kp, bool *ok,
 		    GError **error)
 {
@@ -512,20 +538,20 @@ static bool setting(struct pctx *c, const char *key, JsonNode *v, const char *kp
 
 	*ok = true;
 	if (!strcmp(key, "policy")) {
-		*ok = get_str(c, v, kp, false, &s, error) &&
-		      (!strcmp(s, "SCHED_OTHER") ||
-		       fail(c, error, v, kp, "\"%s\": only SCHED_OTHER is modelled (no real-time "
-			    "or deadline scheduling)", s));
+		*ok = get_str(c, v, kp, false, &s, error) && policy(c, v, kp, s, error);
 		return true;
 	}
 	if (!strcmp(key, "priority")) {
-		*ok = get_int(c, v, kp, INT32_MIN, INT32_MAX, &i, error) &&
-		      (i == 0 || fail(c, error, v, kp, "%" G_GINT64_FORMAT ": only the default "
-				      "priority (0) is modelled: run queues are FIFO", (gint64)i));
+		*ok = get_int(c, v, kp, INT32_MIN, INT32_MAX, &i, error);
+		if (*ok && i)
+			note(c, v, kp, "%" G_GINT64_FORMAT ": ignored: priorities (nice or "
+			     "real-time) are not modelled, run queues are FIFO: the same wakeups "
+			     "where the task has its CPU to itself", (gint64)i);
 		return true;
 	}
 	if (g_str_has_prefix(key, "dl-")) {
-		*ok = fail(c, error, v, kp, "SCHED_DEADLINE is not modelled");
+		note(c, v, kp, "ignored: SCHED_DEADLINE's budget is not modelled (the task runs "
+		     "as SCHED_OTHER)");
 		return true;
 	}
 	if (!strcmp(key, "util_min") || !strcmp(key, "util_max") || !strcmp(key, "taskgroup") ||
@@ -745,10 +771,8 @@ static bool parse_global(struct pctx *c, JsonNode *n, GError **error)
 		if (!strcmp(key, "default_policy")) {
 			const char *s;
 
-			if (!get_str(c, v, kp, false, &s, error))
+			if (!get_str(c, v, kp, false, &s, error) || !policy(c, v, kp, s, error))
 				return false;
-			if (strcmp(s, "SCHED_OTHER"))
-				return fail(c, error, v, kp, "\"%s\": only SCHED_OTHER is modelled", s);
 			continue;
 		}
 		if (!strcmp(key, "pi_enabled")) {
@@ -757,8 +781,16 @@ static bool parse_global(struct pctx *c, JsonNode *n, GError **error)
 		}
 		for (int i = 0; ignored[i]; i++)
 			known |= !strcmp(key, ignored[i]);
-		if (!known)
-			return fail(c, error, v, kp, "unknown key (not an rt-app 1.0 global setting)");
+		/*
+		 * rt-app reads the global keys it knows and never looks at
+		 * others (its examples carry "frag"): ignored too, but said as
+		 * unknown, since a typo of a known one lands here
+		 */
+		if (!known) {
+			note(c, v, kp, "ignored: not an rt-app 1.0 global setting, which rt-app "
+			     "ignores too (a typo?)");
+			continue;
+		}
 		note(c, v, kp, "ignored: does not change when tasks wake");
 	}
 	return true;
