@@ -187,17 +187,19 @@ static bool write_plots(const char *dir, const char *acc, const char *sc, const 
 		"set key outside top center horizontal\nset rmargin 12\n"
 		"set output 'accuracy.png'\nset title 'Correct selections (% of selections), 6.12 governors'\n"
 		"set style data histogram\nset style histogram cluster gap 1\nset style fill solid\n"
-		"set xtics rotate by -45\nset yrange [0:100]\n"
+		"set xtics rotate by -45\nset yrange [0:100]\nset ylabel '% of selections'\nset grid ytics\n"
 		"plot for [g in 'teo-6.12 wteo menu-6.12 oracle'] '< grep \" '.g.' \" accuracy.dat' "
 		"using 3:xtic(1) title g\n"
 		"set output 'residency.png'\nset title 'Residency per state (% of idle time), mean over rows'\n"
-		"set xtics norotate\n"
+		"set xtics norotate\nset ylabel '% of idle time'\n"
 		"plot for [c=2:5] 'residency.dat' using c:xtic(1) title columnheader(c)\n"
 		"set output 'energy-p99.png'\nset title 'Energy vs p99 wakeup latency, every row'\n"
-		"set style data points\nset logscale x\nset xlabel 'energy (active-ns)'\n"
-		"set ylabel 'p99 latency (ns)'\nset yrange [*:*]\n"
+		/* active-ms and us, plain numbers: 1e+09 active-ns read as a code */
+		"set style data points\nset logscale x\nset xlabel 'energy (active-ms, log scale)'\n"
+		"set ylabel 'p99 wakeup latency (us)'\nset yrange [*:*]\nset grid\n"
+		"set format x '%.6g'\nset format y '%.6g'\n"
 		"plot for [g in 'teo-6.12 wteo menu-6.12 oracle'] '< grep \"^'.g.' \" scatter.dat' "
-		"using 2:3 pt 7 title g\n";
+		"using ($2/1e6):($3/1e3) pt 7 title g\n";
 
 	return cli_plot_dir(dir) && cli_plot_file(dir, "accuracy.dat", acc) &&
 	       cli_plot_file(dir, "scatter.dat", sc) && cli_plot_file(dir, "residency.dat", res) &&

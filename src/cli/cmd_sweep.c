@@ -62,19 +62,83 @@ static bool write_plots(const struct sweep *sw, const char *dir, const struct is
 		g_string_append_printf(par, "%" G_GUINT64_FORMAT " %s %s\n", front[i],
 				       fmt_f(g[front[i]].energy / g[front[i]].n, 1),
 				       fmt_f(g[front[i]].p99 / g[front[i]].n, 1));
-	g_string_append_printf(gp, "set terminal pngcairo noenhanced size 900,700\n"
-			       "set datafile commentschars '#'\n"
-			       "set output 'pareto.png'\nset xlabel 'energy (active-ns)'\n"
-			       "set ylabel 'p99 wakeup latency (ns)'\nset title 'energy vs p99 latency'\n"
-			       "plot 'points.dat' using %d:%d with points pt 7 ps 0.5 title 'points', "
-			       "'pareto.dat' using 2:3 with linespoints lw 2 title 'Pareto front'\n",
-			       sp->naxes + 3, sp->naxes + 4);
-	if (sp->naxes == 2)
+	/*
+	 * Axes in units people read (active-ms, us) with plain tick labels;
+	 * the heatmap's colour bar names the objective and its unit, and
+	 * where the objective varies by less than 5% it shows % above the
+	 * best point instead (labels like 5.574e+08 differed in a digit
+	 * gnuplot cut off).
+	 */
+	g_string_append_printf(gp, "set terminal pngcairo noenhanced size 900,700 font ',11'\n"
+			       "set datafile commentschars '#'\nset grid\n"
+			       "set output 'pareto.png'\nset xlabel 'energy (active-ms)'\n"
+			       "set ylabel 'p99 wakeup latency (us)'\n"
+			       "set format x '%%.6g'\nset format y '%%.6g'\n"
+			       "set title 'energy vs p99 wakeup latency, %s (mean over sources)'\n"
+			       "plot 'points.dat' using ($%d/1e6):($%d/1e3) with points pt 7 ps 0.5 "
+			       "title 'points', 'pareto.dat' using ($2/1e6):($3/1e3) with linespoints "
+			       "lw 2 title 'Pareto front'\n",
+			       sp->gov->name, sp->naxes + 3, sp->naxes + 4);
+	if (sp->naxes == 2) {
+		g_autoptr(GString) lab = g_string_new(NULL);
+		static const char *const unit[IS_OBJ_COUNT] = {
+			"active-ns", "ns", "% not the ideal state", "% of selections",
+		};
+		double best = 0, worst = 0;
+		bool any = false, rel;
+		const char *scale = "1";
+		int nterms = 0, only = -1;
+
+		for (int k = 0; k < IS_OBJ_COUNT; k++)
+			if (sw->def.obj.w[k] != 0) {
+				char w[G_ASCII_DTOSTR_BUF_SIZE];
+
+				nterms++;
+				only = k;
+				g_string_append_printf(lab, "%s%s*%s", lab->len ? " + " : "",
+						       g_ascii_formatd(w, sizeof(w), "%g",
+								       sw->def.obj.w[k]),
+						       is_sweep_objective_names[k]);
+			}
+		/* a single term in a unit people read: energy in active-ms, p99 in us */
+		if (nterms == 1 && sw->def.obj.w[only] == 1) {
+			g_string_printf(lab, "%s (%s)", is_sweep_objective_names[only], unit[only]);
+			if (only == IS_OBJ_ENERGY || only == IS_OBJ_P99) {
+				scale = only == IS_OBJ_ENERGY ? "1e6" : "1e3";
+				g_string_printf(lab, "%s (%s)", is_sweep_objective_names[only],
+						only == IS_OBJ_ENERGY ? "active-ms" : "us");
+			}
+		}
+		for (uint64_t i = 0; i < sw->def.points; i++) {
+			double v;
+
+			if (!g[i].n)
+				continue;
+			v = g[i].objective / g[i].n;
+			if (!any || v < best)
+				best = v;
+			if (!any || v > worst)
+				worst = v;
+			any = true;
+		}
+		rel = any && best > 0 && (worst - best) < 0.05 * best;
 		g_string_append_printf(gp, "set output 'heatmap.png'\nset xlabel '%s'\nset ylabel '%s'\n"
-				       "set title 'objective'\nset view map\nunset key\nset format cb '%%.4g'\n"
-				       "plot 'points.dat' using 2:3:4 with image\n",
+				       "set view map\nunset key\nset grid front\nset rmargin 14\n",
 				       sp->gov->params[sp->axes[0].param].name,
 				       sp->gov->params[sp->axes[1].param].name);
+		if (rel)
+			g_string_append_printf(gp, "set title 'objective %s: %% above the best point "
+					       "(%s); lower is better'\nset format cb '%%.3g%%%%'\n"
+					       "set cblabel '%% above the best'\n"
+					       "plot 'points.dat' using 2:3:(100*($4-%s)/%s) with image\n",
+					       lab->str, fmt_f(best / g_ascii_strtod(scale, NULL), 1),
+					       fmt_f(best, 6), fmt_f(best, 6));
+		else
+			g_string_append_printf(gp, "set title 'objective: %s; lower is better'\n"
+					       "set format cb '%%.6g'\nset cblabel '%s'\n"
+					       "plot 'points.dat' using 2:3:($4/%s) with image\n",
+					       lab->str, lab->str, scale);
+	}
 	return cli_plot_dir(dir) && cli_plot_file(dir, "points.dat", pts->str) &&
 	       cli_plot_file(dir, "pareto.dat", par->str) && cli_plot_file(dir, "plots.gp", gp->str) &&
 	       cli_plot_run(dir, "plots.gp");
