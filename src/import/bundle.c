@@ -58,7 +58,7 @@ bool is_bundle_read(const char *path, struct is_bundle *b, GError **error)
 {
 	static const char *const text_keys[] = {
 		"release", "hz_source", "governor", "driver", "events", "events_missing",
-		"buffer_kb", "command_status", "seconds", "trace_dat", NULL
+		"buffer_kb", "command_status", "seconds", "trace_dat", "trace_clock", NULL
 	};
 	g_autofree char *meta = g_build_filename(path, "meta", NULL);
 	g_autofree char *text = NULL;
