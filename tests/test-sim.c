@@ -453,6 +453,53 @@ static void test_unread_inputs(void **state)
 }
 
 /*
+ * Before the tick goes NOHZ one-shot (the x86_64 guests' boots): a read,
+ * with the tick running, of KTIME_MAX (the clock event device has no next
+ * event: periodic mode), then a record whose governor read none, 19.98 ms
+ * long, which the kernel slept through (ticks came inside it without
+ * ending it, got_tick 0).  CPU 0, HZ=100, stop0 (2 us exit latency), the
+ * tick kept:
+ *  1: at 1000, read: sleep = delta_next = KTIME_MAX - 1000, 50 us;
+ *  2: at 1 ms, not read, 19.98 ms: the model places no tick (periodic
+ *     mode): one selection, no got_tick, to the record's end.  Before, a
+ *     tick one TICK_NSEC on cut it at 10 ms and the CPU selected again.
+ *  3: at 30 ms, read: sleep 5 ms, delta_next 4 ms (NOHZ now);
+ *  4: at 31 ms, not read, 19.98 ms: the tick is placed again (the grid of
+ *     3: 34 and 44 ms): cut at both, got_tick, three selections.
+ */
+static void test_periodic_tick(void **state)
+{
+	static const struct {
+		int64_t t, sleep, tick, w;
+		bool slr;
+		int selections;
+		bool first_gt;
+	} c[] = {
+		{ 1000, INT64_MAX - 1000, INT64_MAX - 1000, 50000, true, 1, false },
+		{ 1000000, 0, 0, 19980000, false, 1, false },
+		{ 30000000, 5000000, 4000000, 50000, true, 1, false },
+		{ 31000000, 0, 0, 19980000, false, 3, true },
+	};
+	struct is_sim *s = mk(1, IS_SIM_MODEL, 1);
+
+	(void)state;
+	script.state = 2;
+	script.stop = false;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct is_record r = idle(0, c[i].t, c[i].sleep, c[i].tick, c[i].w, IS_CAUSE_UNKNOWN);
+
+		r.has = IS_HAS_KSTATE | IS_HAS_SLR | IS_HAS_GT;
+		r.kstate = 2;
+		r.flags = c[i].slr ? IS_F_SLR : 0;
+		script.n = script.nw = 0;
+		assert_true(is_sim_feed(s, &r, NULL));
+		assert_int_equal(script.n, c[i].selections);
+		assert_int_equal(script.s[0].w_gt, c[i].first_gt);
+	}
+	is_sim_free(s);
+}
+
+/*
  * A record the kernel's retained tick ended.  The tick is due at 4 ms
  * (tick_ns); the machine's median tick lateness is 300 us; the kernel's
  * period lasted 4.1 ms: its tick came 100 us late.  Kept by the model
@@ -940,6 +987,7 @@ int main(void)
 		cmocka_unit_test(test_poll_limit_recorded),
 		cmocka_unit_test(test_poll_no_limit_recorded),
 		cmocka_unit_test(test_unread_inputs),
+		cmocka_unit_test(test_periodic_tick),
 		cmocka_unit_test(test_rejected),
 		cmocka_unit_test(test_pass_overhead),
 		cmocka_unit_test(test_pending_tick),
