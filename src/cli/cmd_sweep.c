@@ -81,8 +81,10 @@ static bool write_plots(const struct sweep *sw, const char *dir, const struct is
 			       sp->gov->name, sp->naxes + 3, sp->naxes + 4);
 	if (sp->naxes == 2) {
 		g_autoptr(GString) lab = g_string_new(NULL);
-		static const char *const unit[IS_OBJ_COUNT] = {
-			"active-ns", "ns", "% not the ideal state", "% of selections",
+		/* a single term in a unit people read: energy in active-ms, p99 in us */
+		static const struct { const char *unit, *scale; } unit[IS_OBJ_COUNT] = {
+			{ "active-ms", "1e6" }, { "us", "1e3" }, { "% not the ideal state", "1" },
+			{ "% of selections", "1" },
 		};
 		double best = 0, worst = 0;
 		bool any = false, rel;
@@ -100,14 +102,9 @@ static bool write_plots(const struct sweep *sw, const char *dir, const struct is
 								       sw->def.obj.w[k]),
 						       is_sweep_objective_names[k]);
 			}
-		/* a single term in a unit people read: energy in active-ms, p99 in us */
 		if (nterms == 1 && sw->def.obj.w[only] == 1) {
-			g_string_printf(lab, "%s (%s)", is_sweep_objective_names[only], unit[only]);
-			if (only == IS_OBJ_ENERGY || only == IS_OBJ_P99) {
-				scale = only == IS_OBJ_ENERGY ? "1e6" : "1e3";
-				g_string_printf(lab, "%s (%s)", is_sweep_objective_names[only],
-						only == IS_OBJ_ENERGY ? "active-ms" : "us");
-			}
+			g_string_printf(lab, "%s (%s)", is_sweep_objective_names[only], unit[only].unit);
+			scale = unit[only].scale;
 		}
 		for (uint64_t i = 0; i < sw->def.points; i++) {
 			double v;

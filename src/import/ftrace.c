@@ -144,13 +144,7 @@ static size_t fn_name_len(const char *v, size_t n)
 	return n;
 }
 
-/*
- * A return probe's return address where trace-cmd report prints both as
- * bare numbers, "(FUNC <- RET)" (the event's print format "(%lx <- %lx)"
- * with __probe_func, __probe_ret_ip): "(ffffffff8109cb72 <-
- * ffffffff8106498b)".  0 where they are symbols (tracefs prints "(RET
- * <- FUNC)" then: "(do_idle+0x14d/0x183 <- tick_nohz_idle_got_tick)").
- */
+/* A run of 8 to 16 hex digits at *q, passed over; 0 if shorter. */
 static uint64_t hex_run(const char **q)
 {
 	uint64_t v = 0;
@@ -161,6 +155,13 @@ static uint64_t hex_run(const char **q)
 	return n >= 8 ? v : 0;
 }
 
+/*
+ * A return probe's return address where trace-cmd report prints both as
+ * bare numbers, "(FUNC <- RET)" (the event's print format "(%lx <- %lx)"
+ * with __probe_func, __probe_ret_ip): "(ffffffff8109cb72 <-
+ * ffffffff8106498b)".  0 where they are symbols (tracefs prints "(RET
+ * <- FUNC)" then: "(do_idle+0x14d/0x183 <- tick_nohz_idle_got_tick)").
+ */
 static uint64_t probe_ret_ip(const char *pl)
 {
 	const char *q = pl + 1;

@@ -458,6 +458,16 @@ static int kstate_polls(const struct is_record *rec, const struct is_state_table
  * the zeros as read: its tick was due at once (the ppc64le guest's teo on
  * hackbench: first divergence at its 856th period).
  */
+/*
+ * The sleep length of a record whose governor read none: the later of
+ * its end (no timer of the CPU expired before it) and a timer read
+ * before, if still ahead.
+ */
+static int64_t unread_sleep(const struct sim_cpu *c, int64_t t, int64_t left)
+{
+	return c->timer_at != INT64_MIN && c->timer_at - t > left ? c->timer_at - t : left;
+}
+
 static void tick_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
 			int64_t left, int64_t *sleep, int64_t *tick, int64_t *next_tick)
 {
@@ -489,9 +499,7 @@ static void tick_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_rec
 		 */
 		*next_tick = INT64_MAX;
 		*tick = INT64_MAX;
-		*sleep = left;
-		if (c->timer_at != INT64_MIN && c->timer_at - t > left)
-			*sleep = c->timer_at - t;
+		*sleep = unread_sleep(c, t, left);
 		return;
 	}
 	if (read) {
@@ -546,9 +554,7 @@ static void tick_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_rec
 		*tick = left;
 		*next_tick = t + left;
 	}
-	*sleep = left;
-	if (c->timer_at != INT64_MIN && c->timer_at - t > left)
-		*sleep = c->timer_at - t;
+	*sleep = unread_sleep(c, t, left);
 }
 
 static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,

@@ -854,19 +854,31 @@ struct lax_obj {
 	bool want_key;
 };
 
-static unsigned line_at(const char *s, size_t i)
+/* NULL-tolerant: an array's place on the stack is NULL */
+static void lax_obj_free(gpointer x)
 {
-	unsigned line = 1;
+	struct lax_obj *o = x;
 
-	for (size_t k = 0; k < i; k++)
-		line += s[k] == '\n';
-	return line;
+	if (o) {
+		g_hash_table_destroy(o->keys);
+		g_free(o);
+	}
+}
+
+/* The line of @s[i], counted on from the last call's position (i only grows). */
+static unsigned line_at(const char *s, size_t i, size_t *pos, unsigned *line)
+{
+	for (; *pos < i; (*pos)++)
+		*line += s[*pos] == '\n';
+	return *line;
 }
 
 static void lax_pass(const char *in, size_t n, GString *out, GPtrArray *notes, const char *name)
 {
-	GPtrArray *stack = g_ptr_array_new(); /* struct lax_obj *, or NULL for an array */
-	unsigned commas = 0, first_comma = 0;
+	/* struct lax_obj *, or NULL for an array */
+	GPtrArray *stack = g_ptr_array_new_with_free_func(lax_obj_free);
+	unsigned commas = 0, first_comma = 0, line = 1;
+	size_t pos = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const char ch = in[i];
@@ -874,7 +886,6 @@ static void lax_pass(const char *in, size_t n, GString *out, GPtrArray *notes, c
 
 		if (ch == '"') {
 			size_t j = i + 1;
-			g_autofree char *key = NULL;
 
 			while (j < n && in[j] != '"')
 				j += in[j] == '\\' ? 2 : 1;
@@ -882,8 +893,9 @@ static void lax_pass(const char *in, size_t n, GString *out, GPtrArray *notes, c
 				g_string_append_len(out, in + i, (gssize)(n - i));
 				break;
 			}
-			key = g_strndup(in + i + 1, j - i - 1);
 			if (top && top->want_key) {
+				g_autofree char *key = g_strndup(in + i + 1, j - i - 1);
+
 				top->want_key = false;
 				if (g_hash_table_contains(top->keys, key)) {
 					char *nk = g_strdup_printf("%s%u", key, top->curid);
@@ -895,13 +907,13 @@ static void lax_pass(const char *in, size_t n, GString *out, GPtrArray *notes, c
 					g_ptr_array_add(notes, g_strdup_printf(
 						"%s:%u: the key \"%s\" repeated in one object: read as "
 						"\"%s\", as workgen numbers it (--rtapp-strict refuses it)",
-						name, line_at(in, i), key, nk));
+						name, line_at(in, i, &pos, &line), key, nk));
 					g_string_append_printf(out, "\"%s\"", nk);
 					g_hash_table_add(top->keys, nk);
 					i = j;
 					continue;
 				}
-				g_hash_table_add(top->keys, g_strdup(key));
+				g_hash_table_add(top->keys, g_steal_pointer(&key));
 			}
 			g_string_append_len(out, in + i, (gssize)(j - i + 1));
 			i = j;
@@ -917,11 +929,7 @@ static void lax_pass(const char *in, size_t n, GString *out, GPtrArray *notes, c
 		} else if (ch == '[') {
 			g_ptr_array_add(stack, NULL);
 		} else if ((ch == '}' || ch == ']') && stack->len) {
-			if (top) {
-				g_hash_table_destroy(top->keys);
-				g_free(top);
-			}
-			g_ptr_array_set_size(stack, stack->len - 1);
+			g_ptr_array_set_size(stack, stack->len - 1); /* frees top */
 		} else if (ch == ',') {
 			size_t j = i + 1;
 
@@ -929,7 +937,7 @@ static void lax_pass(const char *in, size_t n, GString *out, GPtrArray *notes, c
 				j++;
 			if (j < n && (in[j] == '}' || in[j] == ']')) {
 				if (!commas++)
-					first_comma = line_at(in, i);
+					first_comma = line_at(in, i, &pos, &line);
 				g_string_append_c(out, ' ');
 				continue;
 			}
@@ -943,14 +951,6 @@ static void lax_pass(const char *in, size_t n, GString *out, GPtrArray *notes, c
 			"%s:%u: %u comma%s before '}' or ']' accepted, as rt-app's parser (json-c) "
 			"does (--rtapp-strict refuses them)", name, first_comma, commas,
 			commas == 1 ? "" : "s"));
-	for (guint k = 0; k < stack->len; k++) {
-		struct lax_obj *o = stack->pdata[k];
-
-		if (o) {
-			g_hash_table_destroy(o->keys);
-			g_free(o);
-		}
-	}
 	g_ptr_array_free(stack, TRUE);
 }
 
