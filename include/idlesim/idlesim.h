@@ -10,4 +10,5 @@
 #include "idlesim/run.h"
 #include "idlesim/metric_table.h"
 #include "idlesim/rfc.h"
+#include "idlesim/export.h"
 #endif

@@ -172,7 +172,8 @@ bool is_import_capture(const char *in, const char *out, enum is_trace_format fmt
  */
 struct is_bundle {
 	char *trace;              /* the capture inside it */
-	char *states;             /* its states/ directory (a sysfs copy) */
+	char *states;             /* its states/ directory (a sysfs copy), or
+				     key file (an exported simulation) */
 	int hz;                   /* 0: not known */
 	char hz_source[64];       /* "config ...", "measured (...)", "unknown" */
 	int cpus;

@@ -85,6 +85,19 @@ const struct is_state_table *is_states_builtin(const char *name);
  */
 struct is_state_table *is_states_load_file(const char *path, GError **error);
 /*
+ * Appends @t as a key file that is_states_load_file() reads back to the
+ * same table (powers and energies as the shortest decimals that do).
+ */
+void is_states_keyfile(GString *out, const struct is_state_table *t);
+/*
+ * The shortest decimal that reads back as @v ("0.8", "2000"), else
+ * "%.17g", locale-independent: tables written with it round-trip bit for
+ * bit.  Returns @buf.
+ */
+const char *is_format_shortest(char buf[G_ASCII_DTOSTR_BUF_SIZE], double v);
+/* Appends the names of @flags, comma-separated ("polling,off"); false if none. */
+bool is_state_flags_append(GString *out, uint32_t flags);
+/*
  * Load a sysfs dump directory laid out as .../cpuidle/stateN/{name,latency,
  * residency,disable}.  Reads only; latency/residency are in microseconds.
  * If @disabled is not NULL it receives the mask of states whose "disable"

@@ -214,6 +214,14 @@ bool is_outfile_open(struct is_outfile *o, const char *path, GError **error);
  * SIGINT/SIGTERM handler, so that an interrupted writer leaves nothing.
  */
 void is_outfile_unlink_all(void);
+/*
+ * Adds a temporary file or directory of the caller's to those
+ * is_outfile_unlink_all() removes (files first, then directories, which
+ * must be empty by then), and takes it out again.  @path must stay valid
+ * till untracked.
+ */
+void is_outfile_track(const char *path);
+void is_outfile_untrack(const char *path);
 /* Flushes, closes and renames; on failure the temporary file is removed. */
 bool is_outfile_commit(struct is_outfile *o, GError **error);
 void is_outfile_abort(struct is_outfile *o);

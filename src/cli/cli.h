@@ -126,7 +126,17 @@ struct cli_run_opts {
 	int64_t poll_overrun_ns;           /* < 0: the input's */
 	int64_t tick_late_ns;              /* < 0: the input's */
 	bool exit_free;                    /* is_sim_config's */
+	const char *export_dir;            /* --export: DIR/<governor>/ each */
 };
 int cli_run(const struct cli_run_opts *ro);
+
+/*
+ * --export DIR (src/cli/export.c): an exporter of @in's machine for
+ * governor @gov, and its bundle written with a summary on stderr.  Both
+ * print their errors.
+ */
+struct is_export *cli_export_new(const struct is_run_input *in, const char *gov,
+				 const char *source);
+bool cli_export_write(struct is_export *x, const char *dir);
 
 #endif

@@ -206,8 +206,10 @@ int cmd_import(int argc, char **argv)
 		if (!quiet) {
 			FILE *q = strcmp(out, "-") ? stdout : stderr;
 
-			fprintf(q, "bundle %s: Linux %s, %d CPUs, governor %s, HZ %s (%s)\n",
-				argv[1], bundle.release[0] ? bundle.release : "?", bundle.cpus,
+			fprintf(q, "bundle %s: %s%s, %d CPUs, governor %s, HZ %s (%s)\n",
+				argv[1],
+				g_str_has_prefix(bundle.release, IS_EXPORT_RELEASE) ? "" : "Linux ",
+				bundle.release[0] ? bundle.release : "?", bundle.cpus,
 				bundle.governor[0] ? bundle.governor : "?",
 				bundle.hz > 0 ? "from the bundle" : "from the capture",
 				bundle.hz_source[0] ? bundle.hz_source : "unknown");

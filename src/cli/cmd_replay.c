@@ -10,6 +10,7 @@
 #include "cli.h"
 
 struct replay_ctx {
+	struct is_export *xp;      /* --export */
 	GChecksum *sum;
 	FILE *dec, *inputs;
 	bool check;
@@ -25,6 +26,8 @@ static void on_decision(void *p, const struct is_decision *d)
 	char line[160];
 	int n;
 
+	if (c->xp)
+		is_export_observe(c->xp, d);
 	n = snprintf(line, sizeof(line), "%d %" G_GINT64_FORMAT " %d %d %d\n", d->cpu, d->t_ns,
 		     d->state, d->stop_tick, d->sleep_length_read);
 	if (c->sum)
@@ -59,7 +62,7 @@ static void on_decision(void *p, const struct is_decision *d)
 int cmd_replay(int argc, char **argv)
 {
 	g_autofree char *gov = NULL, *states = NULL, *mode = NULL, *decisions = NULL;
-	g_autofree char *inputs = NULL;
+	g_autofree char *inputs = NULL, *export_dir = NULL;
 	g_auto(GStrv) params = NULL;
 	gboolean check = FALSE, digest = FALSE, dump = FALSE, exit_free = FALSE;
 	gint64 seed = -1;
@@ -75,6 +78,7 @@ int cmd_replay(int argc, char **argv)
 		  "'cpu record t_ns continuation state stop_tick sleep_read tick_stopped sleep_ns delta_next_ns "
 		  "latency_req_ns entered idle_ns last_residency_ns span_ns cause got_tick poll_time_limit' "
 		  "(the recorded values in exact mode, the model's in model mode)", "FILE" },
+		{ "export", 'e', 0, G_OPTION_ARG_FILENAME, &export_dir, "model mode: write the simulated run as a capture of the same machine and clock, a bundle DIR (trace.dat, ftrace text, state table: docs/export.md)", "DIR" },
 		{ "states", 's', 0, G_OPTION_ARG_FILENAME, &states, "state table (default: the trace's)", "NAME|FILE|DIR" },
 		{ "param", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &params, "set a param: key=value", "KV" },
 		{ "mode", 'm', 0, G_OPTION_ARG_STRING, &mode, "exact (default with --check) or model", "MODE" },
@@ -111,6 +115,11 @@ int cmd_replay(int argc, char **argv)
 		cli_error("--mode must be model or exact, not '%s'", mode);
 		return EXIT_USAGE;
 	}
+	if (export_dir && (smode != IS_SIM_MODEL || !*export_dir)) {
+		cli_error(*export_dir ? "--export writes the model's run (--mode model); in exact "
+			  "mode the run is the recording" : "--export needs a directory name");
+		return EXIT_USAGE;
+	}
 	g.gov = is_governor_lookup(gov, &err);
 	if (!g.gov) {
 		cli_error("--governor: %s", err->message);
@@ -129,6 +138,13 @@ int cmd_replay(int argc, char **argv)
 		goto fail;
 	g.seed = is_run_seed(seed, &in->hdr);
 	in->exit_free = exit_free;
+	if (export_dir) {
+		rc.xp = cli_export_new(in, g.gov->name, argv[1]);
+		if (!rc.xp) {
+			code = EXIT_USAGE;
+			goto out;
+		}
+	}
 	g.observer = on_decision;
 	g.observer_ctx = &rc;
 	if (!is_run_build(in, smode, &g, 1, &err))
@@ -166,6 +182,10 @@ int cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	rc.inputs = NULL;
+	if (rc.xp && !cli_export_write(rc.xp, export_dir)) {
+		code = EXIT_RUNTIME;
+		goto out;
+	}
 	code = EXIT_OK;
 	if (digest)
 		printf("%s %s %s\n", g_checksum_get_string(rc.sum), g.gov->name, argv[1]);
@@ -212,6 +232,7 @@ out:
 		cli_out_abort(&oi);
 	if (rc.sum)
 		g_checksum_free(rc.sum);
+	is_export_free(rc.xp);
 	is_run_gov_clear(&g, 1);
 	is_run_input_free(in);
 	return code;

@@ -68,6 +68,7 @@ int cmd_run(int argc, char **argv)
 {
 	g_autofree char *trace = NULL, *govs = NULL, *states = NULL, *format = NULL;
 	g_autofree char *mode = NULL, *baseline = NULL, *out = NULL, *window = NULL;
+	g_autofree char *export_dir = NULL;
 	g_auto(GStrv) params = NULL;
 	gint64 seed = -1, wfrom = 0, wto = 0, overrun = -1, late = -1;
 	gboolean exit_free = FALSE;
@@ -84,6 +85,7 @@ int cmd_run(int argc, char **argv)
 		{ "poll-overrun-ns", 0, 0, G_OPTION_ARG_INT64, &overrun, "the machine's poll overrun in the model: a poll lasts cpuidle_poll_time() plus this (default: the trace's poll_overrun_ns, else 0)", "N" },
 		{ "tick-late-ns", 0, 0, G_OPTION_ARG_INT64, &late, "the machine's tick lateness in the model: a retained tick's interrupt arrives this long after its expiry (default: the trace's tick_late_ns, else 0)", "N" },
 		{ "exit-free", 0, 0, G_OPTION_ARG_NONE, &exit_free, "the machine's idle states cost nothing to leave: a recorded period's length holds no exit latency (a TCG guest; default: it holds the kernel's state's, as on hardware)", NULL },
+		{ "export", 'e', 0, G_OPTION_ARG_FILENAME, &export_dir, "write each governor's simulated run as a capture of the same machine and clock, DIR/GOVERNOR/ (trace.dat, ftrace text, state table: docs/export.md)", "DIR" },
 		{ "window", 0, 0, G_OPTION_ARG_STRING, &window, "measure only the records starting in [FROM, TO) (trace time, ns); the governors run on every record", "FROM_NS,TO_NS" },
 		G_OPTION_ENTRY_NULL
 	};
@@ -134,6 +136,14 @@ int cmd_run(int argc, char **argv)
 	}
 	if (window && !parse_window(window, &wfrom, &wto))
 		goto out;
+	if (export_dir && smode != IS_SIM_MODEL) {
+		cli_error("--export writes the model's run; in exact mode the run is the recording");
+		goto out;
+	}
+	if (export_dir && !*export_dir) {
+		cli_error("--export needs a directory name");
+		goto out;
+	}
 	if (late < -1 || late > 1000000000) {
 		cli_error("--tick-late-ns must be 0..1000000000");
 		goto out;
@@ -147,7 +157,7 @@ int cmd_run(int argc, char **argv)
 		.govs = govs, .params = params, .baseline = baseline, .mode = smode,
 		.seed = seed, .format = format, .out = out,
 		.window_from_ns = wfrom, .window_to_ns = wto, .poll_overrun_ns = overrun,
-		.tick_late_ns = late, .exit_free = exit_free,
+		.tick_late_ns = late, .exit_free = exit_free, .export_dir = export_dir,
 	};
 	code = cli_run(&ro);
 out:
@@ -166,6 +176,7 @@ int cli_run(const struct cli_run_opts *ro)
 	GError *err = NULL;
 	struct is_run_input *in = NULL;
 	struct is_run_gov *res = NULL;
+	struct is_export **xp = NULL;
 	struct run_report rep = { 0 };
 	struct cli_out o;
 	int code = EXIT_USAGE, ngov = 0, failed;
@@ -209,6 +220,19 @@ int cli_run(const struct cli_run_opts *ro)
 	rep.window_to_ns = ro->window_to_ns;
 	for (int i = 0; i < ngov; i++)
 		res[i].seed = is_run_seed(ro->seed, &in->hdr);
+	if (ro->export_dir) {
+		g_autofree char *src = ro->wl ?
+			g_strdup_printf("workload %s", ro->wl->name) : g_strdup(ro->trace);
+
+		xp = g_new0(struct is_export *, ngov);
+		for (int i = 0; i < ngov; i++) {
+			xp[i] = cli_export_new(in, res[i].gov->name, src);
+			if (!xp[i])
+				goto out;
+			res[i].observer = is_export_observe;
+			res[i].observer_ctx = xp[i];
+		}
+	}
 	if (!is_run_build(in, ro->mode, res, ngov, &err))
 		goto fail;
 	in->count_estimates = true;
@@ -220,6 +244,13 @@ int cli_run(const struct cli_run_opts *ro)
 		goto fail;
 	}
 
+	for (int i = 0; xp && i < ngov; i++) {
+		g_autofree char *name = g_strdelimit(g_strdup(res[i].gov->name), "/", '_');
+		g_autofree char *dir = g_build_filename(ro->export_dir, name, NULL);
+
+		if (!cli_export_write(xp[i], dir))
+			goto out;
+	}
 	rep.trace_path = ro->trace ? ro->trace : in->hdr.source;
 	rep.hdr = &in->hdr;
 	rep.states = in->table;
@@ -250,6 +281,9 @@ fail:
 	g_error_free(err);
 	code = EXIT_RUNTIME;
 out:
+	for (int i = 0; xp && i < ngov; i++)
+		is_export_free(xp[i]);
+	g_free(xp);
 	is_run_gov_clear(res, ngov);
 	g_free(res);
 	is_run_input_free(in);

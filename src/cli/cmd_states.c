@@ -42,23 +42,6 @@ void print_states(FILE *f, const struct is_state_table *t, uint32_t disabled)
 	}
 }
 
-static void print_keyfile(FILE *f, const struct is_state_table *t)
-{
-	fprintf(f, "[table]\nname=%s\n", t->name);
-	for (int i = 0; i < t->count; i++) {
-		const struct is_state *s = &t->s[i];
-		const char *fl = flag_str(s->flags);
-
-		fprintf(f, "\n[state%d]\nname=%s\nexit_latency_ns=%" G_GINT64_FORMAT
-			"\ntarget_residency_ns=%" G_GINT64_FORMAT "\n", i, s->name,
-			s->exit_latency_ns, s->target_residency_ns);
-		if (strcmp(fl, "-") != 0)
-			fprintf(f, "flags=%s\n", fl);
-		fprintf(f, "power=%s\ntransition_energy=%s\n", fmt_f(s->power, 6),
-			fmt_f(s->transition_energy, 3));
-	}
-}
-
 int cmd_states(int argc, char **argv)
 {
 	g_autofree char *format = NULL, *dts = NULL, *tree = NULL;
@@ -137,10 +120,14 @@ int cmd_states(int argc, char **argv)
 		g_error_free(err);
 		return EXIT_RUNTIME;
 	}
-	if (format && strcmp(format, "keyfile") == 0)
-		print_keyfile(stdout, t);
-	else
+	if (format && strcmp(format, "keyfile") == 0) {
+		g_autoptr(GString) kf = g_string_new(NULL);
+
+		is_states_keyfile(kf, t);
+		fputs(kf->str, stdout);
+	} else {
 		print_states(stdout, t, disabled);
+	}
 	is_states_free(t);
 	return EXIT_OK;
 }

@@ -2,7 +2,8 @@
 /*
  * The bundle written by tools/capture/idlesim-capture: a directory with
  * the capture (trace.txt, .xz or .gz, and trace.dat where the machine had
- * trace-cmd), the machine's state table (states/, a sysfs copy) and
+ * trace-cmd), the machine's state table (states/, a sysfs copy; a key
+ * file "states" in a simulation that idlesim exported) and
  * "meta" (first line "idlesim-capture 1", then key=value lines).  Every
  * key of version 1 is known; any other, a malformed line or a value out
  * of range is an error naming the line.
@@ -125,8 +126,9 @@ bool is_bundle_read(const char *path, struct is_bundle *b, GError **error)
 		}
 	}
 	b->states = g_build_filename(path, "states", NULL);
-	if (!g_file_test(b->states, G_FILE_TEST_IS_DIR)) {
-		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: missing (the state table)", b->states);
+	if (!g_file_test(b->states, G_FILE_TEST_EXISTS)) {
+		g_set_error(error, IS_ERROR, IS_ERROR_IO, "%s: missing (the state table: a sysfs "
+			    "copy, or a key file in an exported simulation)", b->states);
 		return false;
 	}
 	for (size_t k = 0; k < G_N_ELEMENTS(traces) && !b->trace; k++) {

@@ -264,3 +264,26 @@ struct is_state_table *is_states_load_file(const char *path, GError **error)
 		return NULL;
 	return g_steal_pointer(&t);
 }
+
+void is_states_keyfile(GString *out, const struct is_state_table *t)
+{
+	char b[G_ASCII_DTOSTR_BUF_SIZE];
+
+	g_string_append_printf(out, "[table]\nname=%s\n", t->name);
+	for (int i = 0; i < t->count; i++) {
+		const struct is_state *s = &t->s[i];
+		size_t at;
+
+		g_string_append_printf(out, "\n[state%d]\nname=%s\nexit_latency_ns=%" G_GINT64_FORMAT
+				       "\ntarget_residency_ns=%" G_GINT64_FORMAT "\nflags=", i, s->name,
+				       s->exit_latency_ns, s->target_residency_ns);
+		at = out->len;
+		if (!is_state_flags_append(out, s->flags))
+			g_string_truncate(out, at - strlen("flags="));
+		else
+			g_string_append_c(out, '\n');
+		g_string_append_printf(out, "power=%s\n", is_format_shortest(b, s->power));
+		g_string_append_printf(out, "transition_energy=%s\n",
+				       is_format_shortest(b, s->transition_energy));
+	}
+}

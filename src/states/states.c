@@ -22,6 +22,7 @@
  * state of least energy among those that fit.  Override with a table file.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,4 +361,35 @@ struct is_state_table *is_states_open(const char *spec, uint32_t *disabled,
 		    "%s: not a built-in state table (idlesim states --list), a file or a directory",
 		    spec);
 	return NULL;
+}
+
+const char *is_format_shortest(char buf[G_ASCII_DTOSTR_BUF_SIZE], double v)
+{
+	for (int d = 0; fabs(v) < 1e15 && d <= 17; d++) {
+		char fmt[8];
+
+		g_snprintf(fmt, sizeof(fmt), "%%.%df", d);
+		g_ascii_formatd(buf, G_ASCII_DTOSTR_BUF_SIZE, fmt, v);
+		if (g_ascii_strtod(buf, NULL) == v)
+			return buf;
+	}
+	return g_ascii_formatd(buf, G_ASCII_DTOSTR_BUF_SIZE, "%.17g", v);
+}
+
+bool is_state_flags_append(GString *out, uint32_t flags)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} fl[] = { { IS_STATE_POLLING, "polling" }, { IS_STATE_OFF, "off" },
+		   { IS_STATE_TIMER_STOP, "timer-stop" } };
+	bool any = false;
+
+	for (size_t k = 0; k < G_N_ELEMENTS(fl); k++)
+		if (flags & fl[k].bit) {
+			g_string_append(out, any ? "," : "");
+			g_string_append(out, fl[k].name);
+			any = true;
+		}
+	return any;
 }

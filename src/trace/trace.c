@@ -322,23 +322,6 @@ bool is_trace_header_complete(struct is_trace_header *h, unsigned seen,
 	return true;
 }
 
-/*
- * The shortest decimal that reads back as @v ("0.8", "2000"), else "%.17g":
- * the table round-trips bit for bit.
- */
-static const char *shortest(char buf[G_ASCII_DTOSTR_BUF_SIZE], double v)
-{
-	for (int d = 0; fabs(v) < 1e15 && d <= 17; d++) {
-		char fmt[8];
-
-		g_snprintf(fmt, sizeof(fmt), "%%.%df", d);
-		g_ascii_formatd(buf, G_ASCII_DTOSTR_BUF_SIZE, fmt, v);
-		if (g_ascii_strtod(buf, NULL) == v)
-			return buf;
-	}
-	return g_ascii_formatd(buf, G_ASCII_DTOSTR_BUF_SIZE, "%.17g", v);
-}
-
 char *is_trace_header_body(const struct is_trace_header *h)
 {
 	GString *s = g_string_new(NULL);
@@ -352,13 +335,10 @@ char *is_trace_header_body(const struct is_trace_header *h)
 		g_string_append_printf(s, "state %d %s exit_latency_ns=%" G_GINT64_FORMAT
 				       " target_residency_ns=%" G_GINT64_FORMAT " flags=", i, st->name,
 				       st->exit_latency_ns, st->target_residency_ns);
-		for (size_t j = 0; j < G_N_ELEMENTS(state_flags); j++)
-			if (st->flags & state_flags[j].bit) {
-				g_string_append_printf(s, "%s%s", any ? "," : "", state_flags[j].name);
-				any = true;
-			}
+		any = is_state_flags_append(s, st->flags);
 		g_string_append_printf(s, "%s power=%s transition_energy=%s\n", any ? "" : "none",
-				       shortest(p, st->power), shortest(e, st->transition_energy));
+				       is_format_shortest(p, st->power),
+				       is_format_shortest(e, st->transition_energy));
 	}
 	g_string_append_printf(s, "hz %d\ncpus %d\n", h->hz, h->cpus);
 	if (h->has_seed)
@@ -646,7 +626,7 @@ mode_t is_current_umask(void)
 #define LIVE_MAX 16
 static _Atomic(const char *) live[LIVE_MAX];
 
-static void live_add(const char *tmp)
+void is_outfile_track(const char *tmp)
 {
 	for (int i = 0; i < LIVE_MAX; i++) {
 		const char *none = NULL;
@@ -656,7 +636,7 @@ static void live_add(const char *tmp)
 	}
 }
 
-static void live_remove(const char *tmp)
+void is_outfile_untrack(const char *tmp)
 {
 	for (int i = 0; tmp && i < LIVE_MAX; i++) {
 		const char *mine = tmp;
@@ -668,12 +648,16 @@ static void live_remove(const char *tmp)
 
 void is_outfile_unlink_all(void)
 {
-	for (int i = 0; i < LIVE_MAX; i++) {
-		const char *p = atomic_load(&live[i]);
+	/* files first, then the directories they were in (rmdir of a file fails) */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < LIVE_MAX; i++) {
+			const char *p = atomic_load(&live[i]);
 
-		if (p)
-			unlink(p);
-	}
+			if (p && pass == 0)
+				unlink(p);
+			else if (p)
+				rmdir(p);
+		}
 }
 
 bool is_outfile_open(struct is_outfile *o, const char *path, GError **error)
@@ -699,7 +683,7 @@ bool is_outfile_open(struct is_outfile *o, const char *path, GError **error)
 	o->tmp = g_strdup_printf("%s.tmp.XXXXXX", path);
 	fd = g_mkstemp(o->tmp);
 	if (fd >= 0) {
-		live_add(o->tmp);
+		is_outfile_track(o->tmp);
 		fchmod(fd, 0666 & ~is_current_umask());
 	}
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
@@ -708,7 +692,7 @@ bool is_outfile_open(struct is_outfile *o, const char *path, GError **error)
 			close(fd);
 			unlink(o->tmp);
 		}
-		live_remove(o->tmp);
+		is_outfile_untrack(o->tmp);
 		g_clear_pointer(&o->path, g_free);
 		g_clear_pointer(&o->tmp, g_free);
 		return false;
@@ -742,7 +726,7 @@ bool is_outfile_commit(struct is_outfile *o, GError **error)
 		if (o->tmp)
 			unlink(o->tmp);
 	}
-	live_remove(o->tmp);
+	is_outfile_untrack(o->tmp);
 	g_clear_pointer(&o->path, g_free);
 	g_clear_pointer(&o->tmp, g_free);
 	return ok;
@@ -755,7 +739,7 @@ void is_outfile_abort(struct is_outfile *o)
 		if (o->tmp)
 			unlink(o->tmp);
 	}
-	live_remove(o->tmp);
+	is_outfile_untrack(o->tmp);
 	o->f = NULL;
 	g_clear_pointer(&o->path, g_free);
 	g_clear_pointer(&o->tmp, g_free);
