@@ -11,4 +11,5 @@
 #include "idlesim/metric_table.h"
 #include "idlesim/rfc.h"
 #include "idlesim/export.h"
+#include "idlesim/regress.h"
 #endif

@@ -20,6 +20,7 @@ int cmd_sweep(int argc, char **argv);
 int cmd_synth(int argc, char **argv);
 int cmd_rfc(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_regress(int argc, char **argv);
 
 /* Parse options; prints errors and returns false with *code set. */
 bool cli_parse(GOptionContext *ctx, int *argc, char ***argv, int *code);

@@ -192,6 +192,7 @@ static const struct {
 	{ "convert", cmd_convert, "convert a trace between text and binary" },
 	{ "bench", cmd_bench, "replay benchmark: idle periods per second" },
 	{ "kgov", cmd_kgov, "build a kernel governor file into a plugin (-g plugin:FILE)" },
+	{ "regress", cmd_regress, "a governor change's verdict over a corpus (OLD NEW)" },
 };
 
 static void usage(FILE *f)
