@@ -98,6 +98,24 @@ static bool int_key(GKeyFile *kf, const char *path, const char *g, const char *k
 	return true;
 }
 
+static bool bool_key(GKeyFile *kf, const char *path, const char *g, const char *key,
+		     bool *out, GError **error)
+{
+	g_autofree char *v = g_key_file_get_value(kf, g, key, NULL);
+
+	*out = false;
+	if (!v)
+		return true;
+	g_strstrip(v);
+	if (strcmp(v, "true") && strcmp(v, "false")) {
+		g_autofree char *why = g_strdup_printf("'%s' is not true or false", v);
+
+		return corpus_err(error, path, g, key, why);
+	}
+	*out = v[0] == 't';
+	return true;
+}
+
 static bool parse_case(GKeyFile *kf, const char *path, const char *dir, const char *g,
 		       struct is_regress_case *c, GError **error)
 {
@@ -152,9 +170,10 @@ static bool parse_case(GKeyFile *kf, const char *path, const char *dir, const ch
 	if (!int_key(kf, path, g, "seeds", 1, 1000, 3, &v, error))
 		return false;
 	c->seeds = (int)v;
-	c->idle = g_key_file_get_boolean(kf, g, "idle", NULL);
-	c->exit_free = g_key_file_get_boolean(kf, g, "exit_free", NULL);
-	c->full = g_key_file_get_boolean(kf, g, "full", NULL);
+	if (!bool_key(kf, path, g, "idle", &c->idle, error) ||
+	    !bool_key(kf, path, g, "exit_free", &c->exit_free, error) ||
+	    !bool_key(kf, path, g, "full", &c->full, error))
+		return false;
 	if (c->workload && !g_str_has_prefix(c->workload, "rt-app:") &&
 	    !c->periods == !c->duration_ns)
 		return corpus_err(error, path, g, NULL, "a scenario needs exactly one of periods= "
