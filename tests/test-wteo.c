@@ -143,6 +143,8 @@ static void test_rows_invariant(void **state)
 		{ "init_self_weight=1024", NULL }, { "pick=argmax", NULL },
 		{ "trigger=timer", NULL }, { "range=chosen", "learning_rate=500", NULL },
 		{ "poll=avoid", NULL }, { "poll=avoid", "range=chosen", NULL },
+		{ "aging=max", "aging_rate=64", NULL }, { "aging=max-periodic", "aging_period_ms=1", NULL },
+		{ "aging=initial", "aging_period_ms=1", NULL }, { "aging=reset", NULL },
 	};
 	struct is_metrics m;
 
@@ -153,6 +155,71 @@ static void test_rows_invariant(void **state)
 		assert_true(m.selections >= 20000);
 		g_free(d);
 	}
+}
+
+/* Aging's arithmetic by hand (docs/aging.md). */
+static void test_aging_rows(void **state)
+{
+	uint16_t row[WTEO_ROW] = { 100, 700, 124, 100 }, init[WTEO_ROW];
+
+	(void)state;
+	/* the heaviest (700) gives 700 * 64 >> 10 = 43, 14 to each of 3, keeps the 1 left */
+	wteo_age_max(row, 4, 64);
+	assert_int_equal(row[0], 114);
+	assert_int_equal(row[1], 658);
+	assert_int_equal(row[2], 138);
+	assert_int_equal(row[3], 114);
+	assert_int_equal(row[0] + row[1] + row[2] + row[3], 1024);
+	/* a tie goes to the lowest index; one state: nothing moves */
+	memcpy(row, (uint16_t[]){ 512, 512 }, 4);
+	wteo_age_max(row, 2, 1024);
+	assert_int_equal(row[0], 0);
+	assert_int_equal(row[1], 1024);
+	wteo_age_max(row, 1, 1024);
+	assert_int_equal(row[0], 0);
+	/* toward the initial row: 1/4 of each difference, the diagonal takes the rest */
+	wteo_init_row(init, 4, 1, 614);           /* 136 616 136 136 */
+	memcpy(row, (uint16_t[]){ 0, 1024, 0, 0 }, 8);
+	wteo_age_toward(row, init, 4, 1, 256);
+	assert_int_equal(row[0], 34);
+	assert_int_equal(row[2], 34);
+	assert_int_equal(row[3], 34);
+	assert_int_equal(row[1], 1024 - 102);
+	/* the whole way: the initial row exactly */
+	wteo_age_toward(row, init, 4, 1, 1024);
+	assert_memory_equal(row, init, 8);
+}
+
+/* aging=reset: four surprises in a row start the row again from its init. */
+static void test_aging_reset(void **state)
+{
+	struct is_params p;
+	struct is_gov_env env;
+	struct teo_cpu t;
+	struct teo_sums sums;
+	uint16_t init[WTEO_ROW] = { 0 };
+
+	(void)state;
+	is_params_defaults(&test_copy_of_wteo, &p);
+	assert_true(is_params_set(&test_copy_of_wteo, &p, "aging=reset", NULL));
+	assert_true(is_params_set(&test_copy_of_wteo, &p, "learning_rate=0", NULL));
+	env = (struct is_gov_env){ .drv = is_states_builtin("power9"), .params = &p,
+				   .tick_nsec = 10000000 };
+	wteo_enable_device(&t, &env);
+	wteo_init_row(init, env.drv->count, 2, 614);
+	/* row 2 taught that state 6 never comes: its weight there below 1/16 */
+	t.weights[2][6] = 10;
+	t.weights[2][2] = (uint16_t)(t.weights[2][2] + init[6] - 10);
+	for (int k = 1; k <= 4; k++) {
+		/* a wakeup that ends up in state 6's bin, after state 2 */
+		t.last_state_idx = 2;
+		t.sleep_length_ns = 30000000;
+		t.time_span_ns = 30000000;
+		teo_update(&t, &env, teo_driver(&t, &env), true, 8, &sums);
+		if (k < 4)
+			assert_int_equal(t.weights[2][6], 10);
+	}
+	assert_memory_equal(t.weights[2], init, sizeof(init));
 }
 
 /* Determinism: the same seeds give the same state and metrics; another
@@ -420,6 +487,8 @@ int main(void)
 		cmocka_unit_test(test_range_and_trigger),
 		cmocka_unit_test(test_chosen_never_deeper),
 		cmocka_unit_test(test_avoid_poll),
+		cmocka_unit_test(test_aging_rows),
+		cmocka_unit_test(test_aging_reset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -93,13 +93,17 @@
 #include "wteo_weights.h"
 
 enum { P_PULSE, P_DECAY_SHIFT, P_RESIDENCY_THRESHOLD_NS, P_STATE0_SLEEP_LENGTH,
-       P_LEARNING_RATE, P_INIT_SELF_WEIGHT, P_PICK, P_TRIGGER, P_RANGE, P_POLL };
+       P_LEARNING_RATE, P_INIT_SELF_WEIGHT, P_PICK, P_TRIGGER, P_RANGE, P_POLL,
+       P_AGING, P_AGING_RATE, P_AGING_PERIOD_MS };
 
 static const char *const pick_names[] = { "random", "argmax", NULL };
 static const char *const trigger_names[] = { "deepest", "timer", NULL };
 static const char *const range_names[] = { "reference", "chosen", NULL };
 static const char *const poll_names[] = { "allow", "avoid", NULL };
 static const char *const state0_sl_names[] = { "read", "skip", NULL };
+enum { AGING_NONE, AGING_MAX, AGING_MAX_PERIODIC, AGING_INITIAL, AGING_RESET };
+static const char *const aging_names[] = { "none", "max", "max-periodic", "initial", "reset",
+					   NULL };
 
 #define TEO_COMMON_PARAMS \
 	[P_PULSE] = { "pulse", "PULSE: metric increment per wakeup", 1024, 1, 1 << 20, NULL }, \
@@ -137,6 +141,18 @@ static const struct is_param_desc wteo_params[] = {
 	[P_POLL] = { "poll",
 		     "polling states as the pick's candidates: allow, or avoid (never; the "
 		     "series' teo.wteo_avoid_poll=1)", 0, 0, 1, poll_names },
+	[P_AGING] = { "aging",
+		      "aging of the weights (docs/aging.md): none; max (the talk's: each update's "
+		      "row gives aging_rate of its heaviest weight to the others); max-periodic "
+		      "(the cover letter's: every row, every aging_period_ms); initial (every "
+		      "row moves aging_rate of the way back to its initial weights, every "
+		      "aging_period_ms); reset (a row whose target weighed under 1/16 four "
+		      "updates in a row starts again from its initial weights)", 0, 0, 4,
+		      aging_names },
+	[P_AGING_RATE] = { "aging_rate", "aging's share, in 1/1024 (64 = 1/16)", 64, 0, 1024,
+			   NULL },
+	[P_AGING_PERIOD_MS] = { "aging_period_ms", "the period of max-periodic and initial",
+				100, 1, 600000, NULL },
 };
 
 /*
@@ -183,6 +199,9 @@ struct teo_cpu {
 	struct teo_env_cache ec;
 	/* wteo only; rows padded with zeros for wteo_update_row_padded() */
 	uint16_t weights[IS_STATE_MAX][WTEO_ROW];
+	/* aging: the last periodic pass, and each row's surprises in a row */
+	int64_t aged_ns;
+	uint8_t surprises[IS_STATE_MAX];
 };
 
 #define KTIME_MAX INT64_MAX
@@ -404,9 +423,61 @@ end:
 	sums->idx_hit = ih;
 	sums->tick_intercept = ti;
 
-	if (weighted)
-		wteo_update_row_padded(cpu_data->weights[cpu_data->last_state_idx], idx_duration,
+	if (weighted) {
+		const int r = cpu_data->last_state_idx;
+		uint16_t *row = cpu_data->weights[r];
+		const int64_t aging = env->params->v[P_AGING];
+
+		if (__builtin_expect(aging == AGING_RESET, 0)) {
+			/* a row that kept being wrong: the pattern changed */
+			cpu_data->surprises[r] = row[idx_duration] < WTEO_ONE / 16 ?
+						 cpu_data->surprises[r] + 1 : 0;
+			if (cpu_data->surprises[r] >= 4) {
+				wteo_init_row(row, env->drv->count, r,
+					      (unsigned int)env->params->v[P_INIT_SELF_WEIGHT]);
+				cpu_data->surprises[r] = 0;
+			}
+		}
+		wteo_update_row_padded(row, idx_duration,
 				       (unsigned int)env->params->v[P_LEARNING_RATE], nb);
+		if (__builtin_expect(aging == AGING_MAX, 0))
+			wteo_age_max(row, env->drv->count,
+				     (unsigned int)env->params->v[P_AGING_RATE]);
+	}
+}
+
+/*
+ * The periodic aging variants, at a select: one pass over every row per
+ * aging_period_ms elapsed since the last (at most 64 passes at once).
+ */
+static void wteo_age_periodic(struct teo_cpu *cpu_data, const struct is_gov_env *env,
+			      int64_t now_ns)
+{
+	const int64_t period = env->params->v[P_AGING_PERIOD_MS] * 1000000;
+	const unsigned int rate = (unsigned int)env->params->v[P_AGING_RATE];
+	const int n = env->drv->count;
+	int64_t k;
+
+	if (!cpu_data->aged_ns || now_ns < cpu_data->aged_ns) {
+		cpu_data->aged_ns = now_ns ? now_ns : 1;
+		return;
+	}
+	k = (now_ns - cpu_data->aged_ns) / period;
+	if (!k)
+		return;
+	cpu_data->aged_ns += k * period;
+	for (k = MIN(k, 64); k > 0; k--)
+		for (int r = 0; r < n; r++) {
+			if (env->params->v[P_AGING] == AGING_MAX_PERIODIC) {
+				wteo_age_max(cpu_data->weights[r], n, rate);
+			} else {
+				uint16_t init[WTEO_ROW] = { 0 };
+
+				wteo_init_row(init, n, r,
+					      (unsigned int)env->params->v[P_INIT_SELF_WEIGHT]);
+				wteo_age_toward(cpu_data->weights[r], init, n, r, rate);
+			}
+		}
 }
 
 static inline bool teo_state_ok(const struct teo_env_cache *ec, int i,
@@ -499,6 +570,9 @@ TEO_HOT int teo_select_common(void *st, const struct is_gov_env *env,
 			     ec->latency_req != latency_req || ec->tick_nsec != tick_nsec, 0))
 		teo_env_refresh(&cpu_data->ec, env, latency_req);
 
+	if (weighted && __builtin_expect(env->params->v[P_AGING] == AGING_MAX_PERIODIC ||
+					 env->params->v[P_AGING] == AGING_INITIAL, 0))
+		wteo_age_periodic(cpu_data, env, call->now_ns);
 	if (__builtin_expect(cpu_data->last_state_idx >= 0, 1)) {
 		teo_update(cpu_data, env, ec, weighted, nb, &sums);
 		cpu_data->last_state_idx = -1;

@@ -80,6 +80,55 @@ static inline void wteo_update_row_padded(uint16_t *row, int target, unsigned in
 	row[target] = (uint16_t)(keep + moved);
 }
 
+/*
+ * Aging (issue 42, docs/aging.md; not yet in the kernel series' wteo.h).
+ *
+ * wteo_age_max(): the row's heaviest weight (the lowest index on a tie)
+ * gives @rate/1024 of itself to the other n - 1, in equal shares; what
+ * does not divide evenly stays with it, so the row keeps its sum.
+ */
+static inline void wteo_age_max(uint16_t *row, int n, unsigned int rate)
+{
+	unsigned int d, each;
+	int m = 0;
+
+	if (n < 2)
+		return;
+	for (int j = 1; j < n; j++)
+		if (row[j] > row[m])
+			m = j;
+	d = (row[m] * (rate > WTEO_ONE ? WTEO_ONE : rate)) >> WTEO_SHIFT;
+	each = d / (unsigned int)(n - 1);
+	for (int j = 0; j < n; j++)
+		if (j != m)
+			row[j] = (uint16_t)(row[j] + each);
+	row[m] = (uint16_t)(row[m] - each * (unsigned int)(n - 1));
+}
+
+/*
+ * wteo_age_toward(): every weight but the diagonal's moves @rate/1024 of
+ * the way to @init's (rounded toward the initial value), the diagonal
+ * takes what keeps the sum at 1024.
+ */
+static inline void wteo_age_toward(uint16_t *row, const uint16_t *init, int n, int diag,
+				   unsigned int rate)
+{
+	unsigned int sum = 0;
+
+	if (rate > WTEO_ONE)
+		rate = WTEO_ONE;
+	for (int j = 0; j < n; j++) {
+		int diff = (int)init[j] - (int)row[j];
+		int step = (int)(((unsigned int)(diff < 0 ? -diff : diff) * rate) >> WTEO_SHIFT);
+
+		if (j == diag)
+			continue;
+		row[j] = (uint16_t)((int)row[j] + (diff < 0 ? -step : step));
+		sum += row[j];
+	}
+	row[diag] = (uint16_t)(WTEO_ONE - sum);
+}
+
 #if defined(__clang__)
 #define WTEO_SHUF(x, y, ...) __builtin_shufflevector(x, y, __VA_ARGS__)
 #else
