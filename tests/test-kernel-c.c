@@ -38,6 +38,10 @@ static char *wteo_ref_param(const char *param)
 		{ "range=reference", "wteo_range=0" }, { "range=chosen", "wteo_range=1" },
 		{ "trigger=deepest", "wteo_trigger=0" }, { "trigger=timer", "wteo_trigger=1" },
 		{ "poll=allow", "wteo_avoid_poll=0" }, { "poll=avoid", "wteo_avoid_poll=1" },
+		{ "aging=none", "wteo_aging=0" }, { "aging=max-periodic", "wteo_aging=2" },
+		{ "aging=max", "wteo_aging=1" }, { "aging=initial", "wteo_aging=3" },
+		{ "aging=reset", "wteo_aging=4" }, { "aging_rate=", "wteo_aging_rate=" },
+		{ "aging_period_ms=", "wteo_aging_period_ms=" },
 	};
 	g_auto(GStrv) kv = g_strsplit(param, " ", -1);
 	GString *out = g_string_new(NULL);
@@ -50,8 +54,10 @@ static char *wteo_ref_param(const char *param)
 			if (g_str_has_prefix(v, map[k][0]))
 				break;
 		g_assert(k < G_N_ELEMENTS(map));
+		/* a value mapped whole ("aging=max" -> "wteo_aging=1") has no rest */
 		g_string_append_printf(out, "%s%s%s", i ? " " : "", map[k][1],
-				       v + strlen(map[k][0]));
+				       map[k][0][strlen(map[k][0]) - 1] == '=' ?
+				       v + strlen(map[k][0]) : "");
 	}
 	return g_string_free(out, false);
 }
@@ -124,7 +130,12 @@ static void test_wteo(void **state)
 					      "init_self_weight=1024", "range=chosen",
 					      "range=chosen learning_rate=1024", "trigger=timer",
 					      "trigger=timer range=chosen", "poll=avoid",
-					      "poll=avoid range=chosen" };
+					      "poll=avoid range=chosen", "aging=max",
+					      "aging=max aging_rate=1024",
+					      "aging=max-periodic aging_period_ms=1",
+					      "aging=initial aging_period_ms=1 aging_rate=256",
+					      "aging=initial aging_period_ms=1000 aging_rate=1024",
+					      "aging=reset", "aging=reset learning_rate=1" };
 	static const char *const tabs[] = { "power9", "power9-full", "ties", "max" };
 
 	(void)state;

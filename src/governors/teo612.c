@@ -570,9 +570,6 @@ TEO_HOT int teo_select_common(void *st, const struct is_gov_env *env,
 			     ec->latency_req != latency_req || ec->tick_nsec != tick_nsec, 0))
 		teo_env_refresh(&cpu_data->ec, env, latency_req);
 
-	if (weighted && __builtin_expect(env->params->v[P_AGING] == AGING_MAX_PERIODIC ||
-					 env->params->v[P_AGING] == AGING_INITIAL, 0))
-		wteo_age_periodic(cpu_data, env, call->now_ns);
 	if (__builtin_expect(cpu_data->last_state_idx >= 0, 1)) {
 		teo_update(cpu_data, env, ec, weighted, nb, &sums);
 		cpu_data->last_state_idx = -1;
@@ -586,6 +583,14 @@ TEO_HOT int teo_select_common(void *st, const struct is_gov_env *env,
 	}
 
 	cpu_data->time_span_ns = call->now_ns;
+	/*
+	 * The periodic aging variants: at the clock reading that starts the
+	 * span, after the update, as the series places them (its own
+	 * local_clock() read there).
+	 */
+	if (weighted && __builtin_expect(env->params->v[P_AGING] == AGING_MAX_PERIODIC ||
+					 env->params->v[P_AGING] == AGING_INITIAL, 0))
+		wteo_age_periodic(cpu_data, env, call->now_ns);
 	cpu_data->sleep_length_ns = KTIME_MAX;
 
 	if (count < 2) {
