@@ -10,6 +10,8 @@ sim_of() {
 	teo) echo "teo-6.12" ;;
 	wteo) echo "wteo" ;;
 	wteo-chosen) echo "wteo -p range=chosen -p poll=avoid" ;;
+	wteo-aging-initial) echo "wteo -p aging=initial -p aging_rate=16 -p aging_period_ms=10" ;;
+	wteo-aging-maxp) echo "wteo -p aging=max-periodic -p aging_rate=64 -p aging_period_ms=1000" ;;
 	*) echo "svk/measure: no idlesim governor for run $1" >&2; exit 1 ;;
 	esac
 }
