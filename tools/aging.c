@@ -27,8 +27,6 @@
 #define WINDOW 500
 
 struct obs {
-	const struct is_state_table *t;
-	uint32_t disabled;
 	uint64_t n, correct, wn, wc;
 	GArray *win_t, *win_acc;   /* int64 end time, double accuracy */
 };
@@ -36,13 +34,10 @@ struct obs {
 static void on_decision(void *p, const struct is_decision *d)
 {
 	struct obs *o = p;
-	int64_t rem;
-	int ideal;
+	const int ideal = d->ideal;
 
 	if (d->entered < 0)
 		return;
-	rem = d->rec->t_ns + d->rec->idle_ns - d->t_ns;
-	ideal = is_ideal_state(o->t, o->disabled, d->latency_req_ns, rem);
 	o->n++;
 	o->wn++;
 	o->correct += d->entered == ideal;
@@ -124,8 +119,6 @@ int main(int argc, char **argv)
 				  &err);
 	if (!in)
 		goto fail;
-	o.t = in->table;
-	o.disabled = in->disabled;
 	o.win_t = g_array_new(FALSE, FALSE, sizeof(int64_t));
 	o.win_acc = g_array_new(FALSE, FALSE, sizeof(double));
 	g.seed = 1;

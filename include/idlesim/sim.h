@@ -73,6 +73,12 @@ struct is_decision {
 	uint64_t record;          /* index of the trace record (0-based) */
 	int64_t t_ns;
 	int state;
+	/*
+	 * The ideal state for the pass (is_ideal_state() of the idle time
+	 * left in the record, within the latency limit): the one the metrics'
+	 * accuracy compares with, and the oracle governor's choice.
+	 */
+	int ideal;
 	bool stop_tick;
 	bool sleep_length_read;
 	bool draw_used;

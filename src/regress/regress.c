@@ -231,7 +231,6 @@ struct cpu_obs {
 
 struct run_obs {
 	const struct is_state_table *t;
-	uint32_t disabled;
 	int cpus;
 	struct cpu_obs *c;
 	uint64_t sel, lat_violations;
@@ -248,8 +247,7 @@ static void on_decision(void *p, const struct is_decision *d)
 	struct run_obs *o = p;
 	struct cpu_obs *c;
 	struct lock_track *lk;
-	int64_t remaining;
-	int ideal;
+	const int ideal = d->ideal;
 
 	if (d->cpu < 0 || d->cpu >= o->cpus || d->entered < 0)
 		return;
@@ -267,8 +265,6 @@ static void on_decision(void *p, const struct is_decision *d)
 		}
 		o->lat_violations++;
 	}
-	remaining = d->rec->t_ns + d->rec->idle_ns - d->t_ns;
-	ideal = is_ideal_state(o->t, o->disabled, d->latency_req_ns, remaining);
 	lk = &c->lk;
 	if (c->sel > 1 && d->entered == lk->state) {
 		lk->n++;
@@ -382,7 +378,6 @@ static bool run_one(const struct is_regress_case *k, const struct is_regress_spe
 		goto out;
 	in->exit_free = k->exit_free;
 	o.t = in->table;
-	o.disabled = in->disabled;
 	o.cpus = in->hdr.cpus;
 	o.c = g_new0(struct cpu_obs, o.cpus);
 	g.seed = k->trace ? seed : 1;

@@ -310,6 +310,7 @@ static void observe(struct is_sim *s, const struct is_record *rec, int idx, bool
 		.record = s->records,
 		.t_ns = call->now_ns,
 		.state = idx,
+		.ideal = call->oracle_state,
 		.stop_tick = stop,
 		.sleep_length_read = call->sleep_length_read_,
 		.draw_used = call->draw_used_,
