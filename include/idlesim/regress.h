@@ -70,6 +70,7 @@ struct is_finding {
 struct is_regress_run {
 	bool done;
 	struct is_metrics m;
+	struct is_state_table table;  /* the input's, for the state names */
 	uint64_t records;
 	double energy, p99_ns, sel_per_period, above_pct, below_pct;
 	struct is_finding find[IS_FIND_COUNT];

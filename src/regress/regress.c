@@ -387,6 +387,7 @@ static bool run_one(const struct is_regress_case *k, const struct is_regress_spe
 	    !is_run_execute(in, &g, 1, &r->records, &failed, error))
 		goto out;
 	r->m = g.total;
+	r->table = *in->table;
 	r->energy = g.total.energy;
 	is_metrics_latency(&g.total, in->table, &lat);
 	r->p99_ns = (double)lat.p99_ns;
@@ -578,19 +579,6 @@ void is_regress_results_free(GPtrArray *results)
 		g_ptr_array_unref(results);
 }
 
-/* The table a case runs on, for the state names of its reasons. */
-static bool case_table(const struct is_regress_case *k, struct is_state_table *t, GError **error)
-{
-	struct is_rtapp *rt = NULL;
-	struct is_run_input *in = open_input(k, 1, &rt, error);
-
-	if (in)
-		*t = *in->table;
-	is_run_input_free(in);
-	is_rtapp_free(rt);
-	return in != NULL;
-}
-
 GPtrArray *is_regress_run(const struct is_regress_corpus *corpus,
 			  const struct is_regress_spec *old, const struct is_regress_spec *new,
 			  const struct is_regress_options *o, GError **error)
@@ -644,14 +632,11 @@ GPtrArray *is_regress_run(const struct is_regress_corpus *corpus,
 	g_free(p.jobs);
 	for (guint i = 0; i < res->len; i++) {
 		struct is_regress_result *r = g_ptr_array_index(res, i);
-		struct is_state_table t;
+		/* the table the case ran on (every run's is the same) */
+		const struct is_state_table t = r->old[0].table;
 		const char *names[IS_STATE_MAX];
 		double tot[2] = { 0, 0 };
 
-		if (!case_table(r->c, &t, error)) {
-			g_ptr_array_unref(res);
-			return NULL;
-		}
 		r->states = t.count;
 		for (int s = 0; s < t.count; s++)
 			names[s] = t.s[s].name;
