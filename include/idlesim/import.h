@@ -184,6 +184,9 @@ struct is_bundle {
 	char note[128];           /* "" or what the import could not read */
 };
 
+/* The first line of a bundle's meta. */
+#define IS_BUNDLE_MAGIC "idlesim-capture 1"
+
 /* Whether @path is a bundle (a directory whose meta has the magic line). */
 bool is_bundle_is(const char *path);
 /* Reads it; an error names the meta file's line and key. */

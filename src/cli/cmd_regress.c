@@ -235,6 +235,11 @@ static void print_table(FILE *f, GPtrArray *res, const struct side *o, const str
 	}
 }
 
+/* the JSON keys and CSV names of enum is_rmetric */
+static const char *const rmetric_keys[IS_RM_COUNT] = {
+	"energy_active_ns", "lat_p99_ns", "selections_per_period"
+};
+
 static void json_num(GString *s, double v)
 {
 	char b[G_ASCII_DTOSTR_BUF_SIZE];
@@ -267,10 +272,7 @@ static void print_json(FILE *f, GPtrArray *res, const struct side *o, const stru
 		is_json_string(s, r->reason);
 		g_string_append(s, ", \"metrics\": {");
 		for (int m = 0; m < IS_RM_COUNT; m++) {
-			static const char *const keys[] = { "energy_active_ns", "lat_p99_ns",
-							    "selections_per_period" };
-
-			g_string_append_printf(s, "%s\"%s\": {\"old\": ", m ? ", " : "", keys[m]);
+			g_string_append_printf(s, "%s\"%s\": {\"old\": ", m ? ", " : "", rmetric_keys[m]);
 			json_num(s, r->metric[m].old_mean);
 			g_string_append(s, ", \"new\": ");
 			json_num(s, r->metric[m].new_mean);
@@ -324,11 +326,9 @@ static void print_csv(FILE *f, GPtrArray *res)
 		const struct is_regress_result *r = g_ptr_array_index(res, i);
 
 		for (int m = 0; m < IS_RM_COUNT; m++) {
-			static const char *const keys[] = { "energy_active_ns", "lat_p99_ns",
-							    "selections_per_period" };
 			char a[G_ASCII_DTOSTR_BUF_SIZE], b[G_ASCII_DTOSTR_BUF_SIZE], c[G_ASCII_DTOSTR_BUF_SIZE];
 
-			fprintf(f, "%s,%s,%s,%s,%s,%s,%s\n", r->c->name, keys[m],
+			fprintf(f, "%s,%s,%s,%s,%s,%s,%s\n", r->c->name, rmetric_keys[m],
 				g_ascii_formatd(a, sizeof(a), "%.6g", r->metric[m].old_mean),
 				g_ascii_formatd(b, sizeof(b), "%.6g", r->metric[m].new_mean),
 				g_ascii_formatd(c, sizeof(c), "%.6g", r->metric[m].noise),

@@ -448,7 +448,7 @@ static bool write_text(const struct is_export *x, FILE *f)
 
 static bool write_meta(const struct is_export *x, FILE *f)
 {
-	fprintf(f, "idlesim-capture 1\n");
+	fprintf(f, IS_BUNDLE_MAGIC "\n");
 	fprintf(f, "release=%s %s %s\n", IS_EXPORT_RELEASE, IDLESIM_VERSION, x->governor);
 	fprintf(f, "governor=%s\n", x->governor);
 	fprintf(f, "cpus=%d\nhz=%d\n", x->cpus, x->hz);
@@ -485,7 +485,7 @@ static bool is_export_bundle(const char *dir)
 	bool only = true;
 
 	if (!g_file_get_contents(meta, &text, NULL, NULL) ||
-	    !g_str_has_prefix(text, "idlesim-capture 1\nrelease=" IS_EXPORT_RELEASE " "))
+	    !g_str_has_prefix(text, IS_BUNDLE_MAGIC "\nrelease=" IS_EXPORT_RELEASE " "))
 		return false;
 	d = g_dir_open(dir, 0, NULL);
 	if (!d)

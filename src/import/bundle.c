@@ -21,7 +21,7 @@
 #include "idlesim/import.h"
 #include "idlesim/states.h"
 
-#define MAGIC "idlesim-capture 1"
+#define MAGIC IS_BUNDLE_MAGIC
 
 static bool bad(GError **error, const char *path, int line, const char *key, const char *why)
 {
