@@ -107,7 +107,7 @@
 #include <string.h>
 
 #include "idlesim/sim.h"
-#include "../metrics/scorer.h"
+#include "model.h"
 
 /* Records decoded per call to a source that can hand out several. */
 #define SIM_BATCH 4
@@ -118,20 +118,7 @@ struct sim_cpu {
 	uint64_t rng;
 	bool tick_stopped;
 	int64_t poll_lim;         /* for env.disabled (INT64_MAX: none) */
-	/*
-	 * What the kernel's last sleep-length read said, for the records
-	 * whose governor did not read one (model mode): a tick expiry
-	 * (tick_at, with the tick running) and the next timer's expiry
-	 * (timer_at); INT64_MIN: none seen yet.
-	 */
-	int64_t tick_at, timer_at;
-	/*
-	 * The last read, with the tick running, saw no next event at all
-	 * (KTIME_MAX): the tick device is not in NOHZ one-shot mode but
-	 * periodic (boot, before the switch), whose ticks the model does
-	 * not place.
-	 */
-	bool periodic;
+	struct is_tick_track tt;  /* model.h */
 	struct is_scorer score;
 	struct is_metrics_acc acc;
 	struct is_metrics m;      /* is_sim_cpu_metrics()'s copy */
@@ -157,16 +144,6 @@ struct is_sim {
 static inline int64_t wrap_add(int64_t a, int64_t b)
 {
 	return (int64_t)((uint64_t)a + (uint64_t)b);
-}
-
-/* a + b without overflow: kernel recordings carry near-KTIME_MAX deltas. */
-static inline int64_t sat_add(int64_t a, int64_t b)
-{
-	int64_t r;
-
-	if (__builtin_add_overflow(a, b, &r))
-		return b > 0 ? INT64_MAX : INT64_MIN;
-	return r;
 }
 
 /* Whether @rec's selections count in the metrics (is_sim_config's window). */
@@ -255,7 +232,7 @@ struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 		c->env.inst = s->inst;
 		/* Per-CPU stream: independent of thread count and CPU order. */
 		c->rng = cfg->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1));
-		c->tick_at = c->timer_at = INT64_MIN;
+		c->tt.tick_at = c->tt.timer_at = INT64_MIN;
 		set_disabled(s, c, cfg->disabled);
 		is_metrics_acc_init(&c->acc);
 		c->gov = cfg->gov->state_size ? g_malloc0(cfg->gov->state_size) : NULL;
@@ -425,138 +402,6 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	return true;
 }
 
-/* The state the kernel entered in @rec: 1 a polling one, 0 another, -1 none recorded. */
-static int kstate_polls(const struct is_record *rec, const struct is_state_table *drv)
-{
-	if (!(rec->has & IS_HAS_KSTATE) || rec->kstate < 0 || rec->kstate >= drv->count)
-		return -1;
-	return !!(drv->s[rec->kstate].flags & IS_STATE_POLLING);
-}
-
-/*
- * The tick of the model's timeline, and the inputs of a record whose
- * governor read none, from the series' sleep-length reads (records with
- * slr; a stock import's records keep t + tick_ns for both).
- *
- * The tick keeps a grid.  *delta_next is the time to the clock event
- * device's next event (tick_nohz_get_sleep_length()): the tick, or an
- * hrtimer before it.  Where the sleep length came out longer, that event
- * is the tick's; the kernel measured it from idle_entrytime, at or before
- * the select (a select after a poll limit shares the entry time of the
- * one before), so t plus it is the expiry or later and the earliest
- * reading of a grid point is the best.  The timeline's tick is the grid's
- * next point after @t once one is known: before 2026-12-06 it was
- * t + delta_next, and an hrtimer that delta_next named (246 us, in the
- * x86_64 guest's ebizzy runs) became a tick that cut the period where the
- * kernel's slept on.
- *
- * A record with slr=0 carries 0 for the sleep length and delta_next:
- * "not read", not "now".  Its delta_next is the grid's (one tick from @t
- * if none yet), due by the record's end if the kernel's retained tick
- * ended it; its sleep length reaches the later of the record's end (no
- * timer of the CPU expired before it, or it would have ended there) and a
- * timer read before, if still ahead.  Before 2026-12-06 the model took
- * the zeros as read: its tick was due at once (the ppc64le guest's teo on
- * hackbench: first divergence at its 856th period).
- */
-/*
- * The sleep length of a record whose governor read none: the later of
- * its end (no timer of the CPU expired before it) and a timer read
- * before, if still ahead.
- */
-static int64_t unread_sleep(const struct sim_cpu *c, int64_t t, int64_t left)
-{
-	return c->timer_at != INT64_MIN && c->timer_at - t > left ? c->timer_at - t : left;
-}
-
-static void tick_inputs(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
-			int64_t left, int64_t *sleep, int64_t *tick, int64_t *next_tick)
-{
-	const int64_t t = rec->t_ns, tick_nsec = s->tick_nsec;
-	const bool read = rec->flags & IS_F_SLR;
-	/* a reading of the tick itself: read, running, the sleep length longer */
-	const bool tick_read = read && !(rec->flags & IS_F_TS) && rec->sleep_ns > rec->tick_ns;
-	const int64_t at = sat_add(t, rec->tick_ns);
-	int64_t grid;
-
-	/*
-	 * A stock import's records (no slr) keep their estimate: learning
-	 * the grid from them too was tried (2026-12-06) and not made; see
-	 * docs/model.md.
-	 */
-	*next_tick = at;
-	if (!(rec->has & IS_HAS_SLR))
-		return;
-	if (read && !(rec->flags & IS_F_TS))
-		c->periodic = rec->tick_ns >= INT64_MAX / 2;
-	if (!read && c->periodic) {
-		/*
-		 * No tick the model can place (periodic mode): the recorded
-		 * period stands, ended by what ended it in the kernel.  In
-		 * the x86_64 guests' boots ticks came inside 20 ms periods
-		 * without ending them; a tick one TICK_NSEC after the select
-		 * cut them, and wteo-chosen's history parted there in 7 of
-		 * the fourth collection's 30 runs (docs/model.md).
-		 */
-		*next_tick = INT64_MAX;
-		*tick = INT64_MAX;
-		*sleep = unread_sleep(c, t, left);
-		return;
-	}
-	if (read) {
-		c->timer_at = sat_add(t, rec->sleep_ns);
-		if (tick_read) {
-			int64_t d = INT64_MAX;
-
-			if (c->tick_at != INT64_MIN) {
-				d = (at - c->tick_at) % tick_nsec;
-				if (d < 0)
-					d += tick_nsec;
-				if (d > tick_nsec / 2)
-					d -= tick_nsec;
-			}
-			if (d == INT64_MAX || d < 0 || d > tick_nsec / 4)
-				c->tick_at = at;
-		}
-	}
-	if (c->tick_at == INT64_MIN) {
-		if (read)
-			return;
-		grid = sat_add(t, tick_nsec);
-	} else if (c->tick_at >= t) {
-		grid = c->tick_at;
-	} else {
-		grid = t + (tick_nsec - (t - c->tick_at) % tick_nsec) % tick_nsec;
-	}
-	*next_tick = grid;
-	if (read) {
-		/*
-		 * A reading of the tick (sleep length longer) names its own
-		 * grid point, the last at or before t + delta_next, which
-		 * may lie before the select: the tick expired between
-		 * idle_entrytime and the select, with interrupts off, and
-		 * comes as soon as the state is entered.
-		 */
-		if (tick_read) {
-			int64_t p = grid;
-
-			/* at < grid by less than a tick and a quarter, or no match */
-			if (at < grid && grid - at <= tick_nsec + tick_nsec / 4)
-				p = grid - tick_nsec;
-			if (p <= at && at - p <= tick_nsec / 4)
-				*next_tick = p;
-		}
-		return;
-	}
-	*tick = grid - t;
-	/* the kernel's retained tick ended it: it was due by the end */
-	if ((rec->has & IS_HAS_GT) && (rec->flags & IS_F_GT) && kstate_polls(rec, s->cfg.states) == 0 &&
-	    *tick > left) {
-		*tick = left;
-		*next_tick = t + left;
-	}
-	*sleep = unread_sleep(c, t, left);
-}
 
 static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_record *rec,
 		       GError **error)
@@ -564,45 +409,12 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	const struct is_governor *g = s->cfg.gov;
 	const struct is_state_table *drv = s->cfg.states;
 	const int64_t tick_nsec = s->tick_nsec, tick_late = s->cfg.tick_late_ns;
-	int64_t t = rec->t_ns, left = rec->idle_ns, sleep = rec->sleep_ns, rtick = rec->tick_ns;
-	int64_t next_tick, pass_ns = 0;
-	int64_t entry = t;        /* ts->idle_entrytime */
-	bool ts = c->tick_stopped, cont = false;
-	const int kpoll = kstate_polls(rec, drv);
-	/* the kernel's poll time limit ended the recorded period */
-	const bool rec_limit = rec->cause == IS_CAUSE_POLL ||
-			       ((rec->has & IS_HAS_PL) && (rec->flags & IS_F_PL) && kpoll == 1);
-	/*
-	 * the kernel's poll in this record ended by its wakeup before it
-	 * noticed its limit (poll_idle() reads the clock every 200 loops)
-	 */
-	const bool rec_nolimit = kpoll == 1 && !rec_limit;
-	/* the kernel's retained tick ended the recorded period */
-	const bool rec_tick = rec->cause == IS_CAUSE_TICK ||
-			      ((rec->has & IS_HAS_GT) && (rec->flags & IS_F_GT) && kpoll == 0);
 	struct is_scorer *score = &c->score;
+	struct is_model_rec m;
+	struct is_model_pass p;
 
-	/* the recorded length holds the kernel's state's exit latency */
-	if (!s->cfg.exit_free && kpoll == 0) {
-		const int64_t paid = drv->s[rec->kstate].exit_latency_ns;
-
-		left = left > paid ? left - paid : 0;
-	}
-	tick_inputs(s, c, rec, left, &sleep, &rtick, &next_tick);
-	/*
-	 * The governor's clock runs from its select to its reflect: the pass
-	 * outside the state (the governor, the entry and exit paths) on top
-	 * of the residency.  The series' records measured it (span less
-	 * lres); each of the model's passes in the record takes as long.
-	 * teo's hit test compares it with the sleep length (time_span_ns,
-	 * teo_reflect()).  Before 2026-12-06 the model's span was the
-	 * residency alone: 4.7-16 us short in the guests, and teo counted a
-	 * timer wakeup as an intercept in 5-80% of the training runs'
-	 * periods where the kernel's counted a hit.
-	 */
-	if ((rec->has & (IS_HAS_SPAN | IS_HAS_LRES)) == (IS_HAS_SPAN | IS_HAS_LRES) &&
-	    rec->span_ns > rec->lres_ns && rec->lres_ns >= 0)
-		pass_ns = rec->span_ns - rec->lres_ns;
+	is_model_rec_init(&m, &c->tt, drv, tick_nsec, s->cfg.exit_free, rec);
+	is_model_pass_init(&p, &m, rec, c->tick_stopped);
 	/* What stays the same over the re-selections of one record. */
 	struct is_gov_call call = {
 		.latency_req_ns = rec->lat_ns,
@@ -617,98 +429,49 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	for (;;) {
 		struct is_gov_wake wake;
 		struct is_period_score sc;
-		bool stop = true, stopped, pl = false, tick_in;
-		int64_t delta_tick, end, exit_lat, lres;
-		enum is_cause cause = rec->cause;
+		struct is_model_end e;
+		bool stop = true, stopped;
+		int64_t delta_tick;
 		int idx, ideal;
 
-		/*
-		 * The tick's interrupt comes the machine's lateness after its
-		 * expiry; a tick whose interrupt is still to come is still the
-		 * next one.
-		 */
-		delta_tick = sat_add(next_tick, tick_late) - t;
-		if (cont && delta_tick <= 0) {
-			next_tick += ((t - next_tick) / tick_nsec + 1) * tick_nsec;
-			delta_tick = sat_add(next_tick, tick_late) - t;
-		}
-		ideal = is_scorer_ideal(score, left);
-		call.now_ns = t;
-		call.tick_stopped = ts;
-		call.sleep_length_ns_ = sleep;
-		/* the kernel's own reading first, then the timeline's tick */
-		call.delta_next_ns_ = ts ? sleep : !cont ? rtick : next_tick - entry;
+		delta_tick = is_model_delta_tick(&p, tick_nsec, tick_late);
+		ideal = is_scorer_ideal(score, p.left);
+		call.now_ns = p.t;
+		call.tick_stopped = p.ts;
+		call.sleep_length_ns_ = p.sleep;
+		call.delta_next_ns_ = is_model_delta_next(&p, &m);
 		call.sleep_length_read_ = false;
 		call.draw_used_ = false;
-		call.oracle_idle_ns = left;
+		call.oracle_idle_ns = p.left;
 		call.oracle_state = ideal;
 		idx = g->select(c->gov, &c->env, &call, &stop);
 		if (__builtin_expect(idx < 0 || idx >= drv->count, 0))
 			return bad_state(s, idx, error);
 		if (__builtin_expect(g->needs_recorded, 0) && measured(s, rec))
 			c->acc.tick_assumed += call.recorded_stop < 0;
-		stopped = stop || ts;
+		stopped = stop || p.ts;
 		if (rec->flags & IS_F_REJ) {
 			/* whatever the state: the kernel's entry was refused */
 			refused(s, c, rec, idx, stop, &call, measured(s, rec));
 			c->tick_stopped = stopped && (rec->flags & IS_F_NOWORK);
 			if (s->src && s->src->feedback)
-				s->src->feedback(s->src->ctx, rec->cpu, t);
+				s->src->feedback(s->src->ctx, rec->cpu, p.t);
 			return true;
 		}
-		end = left;
-		tick_in = false;
-		if (score->polling & (1u << idx)) {
-			/*
-			 * poll_idle() runs on through interrupts till
-			 * need_resched() or its limit: a tick in it is handled
-			 * (got_idle_tick, idle_entrytime) but does not end it.
-			 * A record the kernel's own poll limit ended says when
-			 * this CPU's poll notices its limit: there, whatever
-			 * the machine's median overrun.
-			 */
-			if (rec_limit) {
-				cause = IS_CAUSE_POLL;
-				pl = true;
-			} else if (end > c->poll_lim && !rec_nolimit) {
-				end = c->poll_lim;
-				cause = IS_CAUSE_POLL;
-				pl = true;
-			}
-			tick_in = !stopped && delta_tick < end;
-			exit_lat = 0;
-		} else {
-			if (rec_tick) {
-				/*
-				 * The recorded tick: at the record's end, even
-				 * where the tick seems due later (the kernel
-				 * measured *delta_next from idle_entrytime, up to
-				 * 100 us before the select in the x86_64 guest).
-				 * With the tick stopped, the tick's hrtimer waits
-				 * for the next timer event, and its handler sets
-				 * got_idle_tick all the same (tick_nohz_handler()).
-				 */
-				cause = IS_CAUSE_TICK;
-			} else if (!stopped && delta_tick < end) {
-				end = delta_tick > 0 ? delta_tick : 0;
-				cause = IS_CAUSE_TICK;
-			}
-			/* an exit-free machine resumes at the wakeup */
-			exit_lat = s->cfg.exit_free ? 0 : score->delay[idx];
-		}
-		lres = end + exit_lat;
-		c->env.last_residency_ns = lres;
+		is_model_end(&m, score, rec->cause, idx, stopped, delta_tick, p.left, c->poll_lim,
+			     s->cfg.exit_free, &e);
+		c->env.last_residency_ns = e.lres;
 		wake = (struct is_gov_wake){
 			.entered = idx,
-			.now_ns = t + lres + pass_ns,
-			.last_residency_ns = lres,
-			.got_tick = cause == IS_CAUSE_TICK || tick_in,
-			.poll_time_limit = pl,
+			.now_ns = p.t + e.lres + m.pass_ns,
+			.last_residency_ns = e.lres,
+			.got_tick = e.got_tick,
+			.poll_time_limit = e.pl,
 		};
 		if (g->reflect)
 			g->reflect(c->gov, &c->env, &wake);
 		if (s->observer)
-			observe(s, rec, idx, stop, &call, cont, &wake, end, cause);
+			observe(s, rec, idx, stop, &call, p.cont, &wake, e.end, e.cause);
 		sc = (struct is_period_score){
 			.chosen = idx,
 			.stop_tick = stop,
@@ -716,44 +479,22 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 			.sleep_length_read = call.sleep_length_read_,
 			.draw_used = call.draw_used_,
 			.ideal = ideal,
-			.idle_ns = end,
-			.last_residency_ns = lres,
-			.cause = cause,
+			.idle_ns = e.end,
+			.last_residency_ns = e.lres,
+			.cause = e.cause,
 			.disabled = c->env.disabled,
 			.latency_req_ns = rec->lat_ns,
 		};
 		if (measured(s, rec))
 			is_metrics_acc_score(&c->acc, score, &sc);
-		t += lres;
-		if (cause != rec->cause && left > lres) {
-			/* Woken by the model (tick or poll limit): select again. */
-			left -= lres;
-			if (wake.got_tick) {
-				/*
-				 * The tick's irq exit set idle_entrytime: when
-				 * the CPU resumed, or inside a poll at the tick.
-				 */
-				int64_t at = !tick_in ? t : delta_tick > 0 ? t - lres + delta_tick : t - lres;
-
-				sleep = sat_add(sleep, -(at - entry));
-				entry = at;
-			}
-			/*
-			 * No timer of this CPU expires before the record's
-			 * end, or it would have ended there: the kernel's
-			 * next sleep length reaches at least that far.
-			 */
-			if (sleep < left + (t - entry))
-				sleep = left + (t - entry);
-			ts = cause == IS_CAUSE_POLL ? stopped : false;
-			cont = true;
+		if (is_model_next(&p, &e, rec->cause, delta_tick, stopped)) {
 			/* a recorded draw belongs to the record's first selection */
 			call.has_draw_ = false;
 			continue;
 		}
 		c->tick_stopped = stopped && (rec->flags & IS_F_NOWORK);
 		if (s->src && s->src->feedback)
-			s->src->feedback(s->src->ctx, rec->cpu, t);
+			s->src->feedback(s->src->ctx, rec->cpu, p.t);
 		return true;
 	}
 }
