@@ -93,6 +93,9 @@ static inline int64_t is_gov_sleep_length(struct is_gov_call *c,
  */
 uint32_t is_gov_random_u32(struct is_gov_call *c);
 
+/* The next value of a simulated CPU's random stream (splitmix64). */
+uint64_t is_rng_next(uint64_t *s);
+
 /* What cpuidle_reflect() and the next select see of the finished period. */
 struct is_gov_wake {
 	int entered;               /* state entered (>= 0) */
@@ -100,6 +103,43 @@ struct is_gov_wake {
 	int64_t last_residency_ns; /* dev->last_residency_ns */
 	bool got_tick;             /* tick_nohz_idle_got_tick() */
 	bool poll_time_limit;      /* dev->poll_time_limit */
+};
+
+/*
+ * Lanes: IS_LANES simulations of one governor with different params over
+ * the same records, in lockstep (a sweep's points, src/sim/lanes.c), so
+ * that the per-state loops run across lanes with no branch per lane.  A
+ * governor that offers them must give every lane exactly what select()
+ * and reflect() would give it (tests/test-lanes.c checks the sweeps bit
+ * for bit against one simulation per point).
+ */
+#define IS_LANES 8
+
+/* Masks are 0 or -1 (all ones) per lane, flags and indices s64: vector lanes. */
+struct is_gov_lanes_call {
+	int64_t latency_req_ns;      /* the same for every lane */
+	uint32_t draw;               /* the record's draw, for the lanes with has_draw */
+	uint64_t *rng;               /* [IS_LANES]: each lane's stream of this CPU */
+	int64_t active[IS_LANES];    /* mask: the lanes that select; the others keep their state */
+	int64_t tick_stopped[IS_LANES];  /* mask */
+	int64_t has_draw[IS_LANES];      /* mask */
+	int64_t now_ns[IS_LANES];
+	int64_t sleep_length_ns[IS_LANES];
+	int64_t delta_next_ns[IS_LANES];
+	int64_t last_residency_ns[IS_LANES];
+	/* out, for the active lanes */
+	int64_t idx[IS_LANES];
+	int64_t stop_tick[IS_LANES];     /* mask */
+	int64_t sleep_length_read[IS_LANES];  /* mask */
+	int64_t draw_used[IS_LANES];     /* mask */
+};
+
+struct is_gov_lanes_wake {
+	int64_t active[IS_LANES];    /* mask: the lanes that reflect */
+	int64_t entered[IS_LANES];
+	int64_t got_tick[IS_LANES];  /* mask */
+	int64_t poll_time_limit[IS_LANES];  /* mask */
+	int64_t now_ns[IS_LANES];
 };
 
 struct is_governor {
@@ -128,6 +168,21 @@ struct is_governor {
 	void *(*instance_new)(const struct is_governor *g, const struct is_params *p, int cpus,
 			      GError **error);
 	void (*instance_free)(void *inst);
+	/*
+	 * Optional lanes (above), for a driver whose states never change
+	 * their disable mask.  lanes_ok(): whether lanes_select() covers this
+	 * table with these params (@p: one set per lane, @n of them);
+	 * lanes_init(): enable_device() for every lane (@p: IS_LANES sets), on
+	 * a zeroed state of lanes_state_size bytes aligned to 64.
+	 */
+	size_t lanes_state_size;
+	bool (*lanes_ok)(const struct is_state_table *drv, uint32_t disabled,
+			 const struct is_params *p, int n);
+	int (*lanes_init)(void *st, const struct is_gov_env *env, const struct is_params *p);
+	void (*lanes_select)(void *st, const struct is_gov_env *env,
+			     struct is_gov_lanes_call *call);
+	void (*lanes_reflect)(void *st, const struct is_gov_env *env,
+			      const struct is_gov_lanes_wake *wake);
 };
 
 /* Registry: NULL-terminated list; lookup by name. */

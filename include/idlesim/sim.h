@@ -128,13 +128,26 @@ bool is_sim_run(struct is_sim *s, const struct is_source *src, GError **error);
 const struct is_metrics *is_sim_cpu_metrics(struct is_sim *s, int cpu);
 void is_sim_total(const struct is_sim *s, struct is_metrics *out);
 uint64_t is_sim_records(const struct is_sim *s);
+/*
+ * IS_LANES simulations in lockstep (src/sim/lanes.c): @cfg for all of
+ * them but its params and seed, @p and @seed one per lane (@n of them, at
+ * most IS_LANES).  Each lane's metrics equal those of is_sim_new() with its
+ * own params and seed, fed the same records.  Only where
+ * is_sim_lanes_supported(): model mode, no measurement window, a governor
+ * with lanes for this table and these params; a record that changes a
+ * disable mask is refused.
+ */
+struct is_sim_lanes;
+bool is_sim_lanes_supported(const struct is_sim_config *cfg, const struct is_params *p, int n);
+struct is_sim_lanes *is_sim_lanes_new(const struct is_sim_config *cfg, const struct is_params *p,
+				      const uint64_t *seed, int n, GError **error);
+void is_sim_lanes_free(struct is_sim_lanes *s);
+bool is_sim_lanes_feed(struct is_sim_lanes *s, const struct is_record *rec, GError **error);
+void is_sim_lanes_total(const struct is_sim_lanes *s, int lane, struct is_metrics *out);
 /* Appends every CPU's dump() text; false if the governor has none. */
 bool is_sim_dump(const struct is_sim *s, GString *out);
 /* Governor state blob of a CPU (for tests and dumps). */
 const void *is_sim_gov_state(const struct is_sim *s, int cpu);
-
-/* The next value of a simulated CPU's random stream (splitmix64). */
-uint64_t is_rng_next(uint64_t *s);
 
 /* TICK_NSEC for @hz, as include/vdso/jiffies.h computes it. */
 int64_t is_tick_nsec(int hz);

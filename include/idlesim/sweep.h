@@ -73,6 +73,7 @@ struct is_sweep_trace {
 	uint32_t disabled;
 	struct is_record *recs;
 	size_t n;
+	bool state_recs;              /* a record changes a disable mask */
 	bool synthetic;
 	struct is_synth_config syn;
 	uint64_t periods;             /* synthetic: stop after this many ... */
@@ -110,6 +111,11 @@ struct is_sweep_exec {
 	const uint64_t *jobs;         /* the jobs to run, in dispatch order */
 	uint64_t njobs;
 	int threads;
+	/*
+	 * One simulation per point, never lanes (is_sim_lanes_new()): the
+	 * same bytes, the time before lanes, for benchmarks and tests.
+	 */
+	bool scalar;
 	/* Polled between jobs: nonzero stops dispatch (in-flight jobs finish). */
 	const volatile int *cancel;
 	is_sweep_done_fn done;

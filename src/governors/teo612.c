@@ -91,6 +91,7 @@
 
 #include "governors.h"
 #include "wteo_weights.h"
+#include "../sim/lanes_vec.h"
 
 enum { P_PULSE, P_DECAY_SHIFT, P_RESIDENCY_THRESHOLD_NS, P_STATE0_SLEEP_LENGTH,
        P_LEARNING_RATE, P_INIT_SELF_WEIGHT, P_PICK, P_TRIGGER, P_RANGE, P_POLL,
@@ -206,23 +207,27 @@ struct teo_cpu {
 
 #define KTIME_MAX INT64_MAX
 
+static void teo_env_fill(struct teo_env_cache *ec, const struct is_state_table *drv)
+{
+	memset(ec, 0, sizeof(*ec));
+	ec->drv = drv;
+	for (int i = drv->count; i < TEO_BINS; i++)
+		ec->residency[i] = INT64_MAX;
+	for (int i = 0; i < drv->count; i++) {
+		ec->residency[i] = drv->s[i].target_residency_ns;
+		ec->exit_latency[i] = drv->s[i].exit_latency_ns;
+		if (drv->s[i].flags & IS_STATE_POLLING)
+			ec->polling |= 1u << i;
+	}
+}
+
 static inline const struct teo_env_cache *teo_driver(struct teo_cpu *cpu_data,
 						     const struct is_gov_env *env)
 {
 	struct teo_env_cache *ec = &cpu_data->ec;
 
-	if (__builtin_expect(ec->drv != env->drv, 0)) {
-		memset(ec, 0, sizeof(*ec));
-		ec->drv = env->drv;
-		for (int i = env->drv->count; i < TEO_BINS; i++)
-			ec->residency[i] = INT64_MAX;
-		for (int i = 0; i < env->drv->count; i++) {
-			ec->residency[i] = env->drv->s[i].target_residency_ns;
-			ec->exit_latency[i] = env->drv->s[i].exit_latency_ns;
-			if (env->drv->s[i].flags & IS_STATE_POLLING)
-				ec->polling |= 1u << i;
-		}
-	}
+	if (__builtin_expect(ec->drv != env->drv, 0))
+		teo_env_fill(ec, env->drv);
 	return ec;
 }
 
@@ -807,6 +812,337 @@ static void wteo_dump(const void *st, const struct is_gov_env *env, GString *out
 	is_gov_dump_matrix(out, env->cpu, env->drv->count, m, IS_STATE_MAX);
 }
 
+/*
+ * Lanes (governor.h): teo-6.12 and wteo for IS_LANES points at once, on
+ * tables of 2 to 7 states none of which is ever disabled.  The same steps
+ * as teo_update() and teo_select_common() above, each taken for every lane
+ * as one vector operation with the lanes' choices as masks, so that one
+ * point's branch does not mispredict for the others.  Short per-lane work
+ * stays a loop over the lanes: the exit-latency lookup, the weights'
+ * update and the weighted pick.  Bins are u32 vectors (hits[bin] holds
+ * that bin of every lane), times s64 vectors (../sim/lanes_vec.h).
+ */
+#define TL_BINS 8
+
+struct teo_lanes {
+	tl_u hits[TL_BINS];
+	tl_u intercepts[TL_BINS];
+	tl_u total;
+	tl_u tick_hits;
+	tl_q time_span_ns;
+	tl_q sleep_length_ns;
+	tl_q last_state_idx;
+	/* the lanes' params */
+	tl_u pulse;
+	tl_u shift;
+	tl_q residency_threshold_ns;
+	tl_q state0_skip;            /* mask: state0_sleep_length=skip */
+	unsigned int learning_rate[IS_LANES];
+	uint8_t pick_argmax[IS_LANES];
+	uint8_t range_chosen[IS_LANES];
+	uint8_t poll_avoid[IS_LANES];
+	bool weighted;
+	struct teo_env_cache ec;
+	uint16_t weights[IS_LANES][TL_BINS][WTEO_ROW];
+};
+
+/* teo_count_le() lane by lane: states (of @count) whose residency is at most x */
+TEO_HOT tl_q tl_count_le(const struct teo_env_cache *ec, int count, tl_q x)
+{
+	tl_q n = { 0 };
+
+	for (int s = 0; s < count; s++)
+		n -= (tl_q)(TL_Q(ec->residency[s]) <= x);
+	return n;
+}
+
+/* n ? n - 1 : 0, lane by lane */
+TEO_HOT tl_q tl_last_of(tl_q n)
+{
+	return n + (tl_q)(n != 0);
+}
+
+/* ec->residency[idx], lane by lane (idx 0..7) */
+TEO_HOT tl_q tl_residency(const struct teo_env_cache *ec, tl_q idx)
+{
+	G_STATIC_ASSERT(IS_LANES == TL_BINS);
+	return tl_lookup(ec->residency, idx);
+}
+
+/* teo_find_shallower_state() with no state disabled, lane by lane */
+TEO_HOT tl_q tl_find_shallower(const struct teo_env_cache *ec, int count, tl_q idx,
+				     tl_q duration_ns)
+{
+	return tl_last_of(tl_min_q(tl_count_le(ec, count, duration_ns), idx));
+}
+
+/*
+ * wteo_update_row_padded() on the first 8 weights of @row as one vector,
+ * kept only if @keep (a lane mask): with no 16-bit store for the next
+ * load to wait on.  The moved share is (w * (rate << 6)) >> 16 in 32 bits,
+ * which is (w * rate) >> 10 for every rate up to 1024; at 1024 the row
+ * becomes its sum at the target, as wteo_update_row() makes it.
+ */
+TEO_HOT void wteo_lanes_update_row(uint16_t *row, int target, unsigned int rate, int64_t keep)
+{
+	typedef uint16_t v8 __attribute__((vector_size(16)));
+	typedef uint32_t v8w __attribute__((vector_size(32)));
+	const v8 lane = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	const v8 m = (v8){ 0 } + (uint16_t)keep;
+	v8 r, d, n;
+	unsigned int moved = 0, w;
+
+	memcpy(&r, row, sizeof(r));
+	w = r[target];
+	d = __builtin_convertvector((__builtin_convertvector(r, v8w) * ((v8w){ 0 } + (rate << 6))) >> 16,
+				    v8);
+	for (int j = 0; j < 8; j++)
+		moved += d[j];
+	moved -= (w * rate) >> WTEO_SHIFT;
+	n = r - d;
+	n = ((v8)(lane == (uint16_t)target) & ((v8){ 0 } + (uint16_t)(w + moved))) |
+	    (n & ~(v8)(lane == (uint16_t)target));
+	r = (n & m) | (r & ~m);
+	memcpy(row, &r, sizeof(r));
+}
+
+/* teo_update() for the lanes of @upd (the others' bins stay). */
+TEO_HOT void teo_lanes_update(struct teo_lanes *tl, const struct teo_env_cache *ec,
+				    int count, int64_t tick_nsec, tl_q upd, tl_q lres)
+{
+	const tl_u pulse = tl->pulse, sh = tl->shift, um = tl_mask_u(upd);
+	const tl_q sl = tl->sleep_length_ns;
+	tl_u h[TL_BINS], n[TL_BINS], total = { 0 }, th = tl->tick_hits, hit, icp;
+	tl_q nt, nd, it, id, mx, skip = { 0 };
+	tl_uq lat, res = (tl_uq)lres, measured;
+
+	lat = (tl_uq)tl_lookup(ec->exit_latency, tl_max_q(tl->last_state_idx, TL_Q(0)));
+	measured = (tl_uq)tl_blend_q((tl_q)(res >= lat), (tl_q)(res - lat / 2), (tl_q)(res / 2));
+	measured |= (tl_uq)(tl->time_span_ns >= sl);
+
+	for (int b = 0; b < TL_BINS; b++) {
+		h[b] = tl->hits[b] - (tl->hits[b] >> sh);
+		n[b] = tl->intercepts[b] - (tl->intercepts[b] >> sh);
+		total += h[b] + n[b];
+	}
+	nt = tl_count_le(ec, count, sl);
+	mx = tl_blend_q((tl_q)measured < 0, TL_Q(INT64_MAX), (tl_q)measured);
+	nd = tl_min_q(tl_count_le(ec, count, mx), nt);
+	it = tl_last_of(nt);
+	id = tl_last_of(nd);
+	if (ec->residency[count - 1] < tick_nsec) {
+		tl_q timer = TL_Q(tick_nsec) <= sl;
+
+		th -= th >> sh;
+		total += th;
+		it = tl_blend_q(timer, TL_Q(count), it);
+		skip = timer & (tl_q)((tl_uq)TL_Q(tick_nsec) <= measured);
+		th += tl_mask_u(skip) & pulse;
+	}
+	hit = tl_mask_u(~skip & (it == id)) & pulse;
+	icp = tl_mask_u(~skip & (it != id)) & pulse;
+	{
+		const tl_u itu = __builtin_convertvector(it, tl_u);
+		const tl_u idu = __builtin_convertvector(id, tl_u);
+
+		for (int b = 0; b < TL_BINS; b++) {
+			h[b] += hit & (tl_u)(itu == TL_U(b));
+			n[b] += icp & (tl_u)(idu == TL_U(b));
+			tl->hits[b] = tl_blend_u(um, h[b], tl->hits[b]);
+			tl->intercepts[b] = tl_blend_u(um, n[b], tl->intercepts[b]);
+		}
+	}
+	total += pulse;
+	tl->total = tl_blend_u(um, total, tl->total);
+	tl->tick_hits = tl_blend_u(um, th, tl->tick_hits);
+	if (tl->weighted)
+		for (int l = 0; l < IS_LANES; l++)
+			wteo_lanes_update_row(tl->weights[l][tl->last_state_idx[l] < 0 ? 0 :
+							     tl->last_state_idx[l]],
+					      (int)id[l], tl->learning_rate[l], upd[l]);
+}
+
+TL_TARGET static void teo_lanes_select(void *st, const struct is_gov_env *env,
+			     struct is_gov_lanes_call *call)
+{
+	struct teo_lanes *tl = st;
+	struct teo_env_cache *ec = &tl->ec;
+	const int count = env->drv->count;
+	const int64_t tick_nsec = env->tick_nsec;
+	const tl_q act = tl_load(call->active), ts = tl_load(call->tick_stopped);
+	tl_q now, sl_in, dn_in, lres, idx, cond, done, fs, okbits, s0, zero, thr, rd, read, r;
+	tl_q duration, dt, pb, keep;
+	tl_u ii = { 0 }, ih = { 0 }, ti = { 0 }, isum = { 0 };
+	int deepest;
+
+	if (__builtin_expect(ec->drv != env->drv, 0))
+		teo_env_fill(ec, env->drv);
+	if (__builtin_expect(!ec->valid || ec->disabled != env->disabled ||
+			     ec->latency_req != call->latency_req_ns || ec->tick_nsec != tick_nsec, 0))
+		teo_env_refresh(ec, env, call->latency_req_ns);
+	now = tl_load(call->now_ns);
+	sl_in = tl_load(call->sleep_length_ns);
+	dn_in = tl_load(call->delta_next_ns);
+	lres = tl_load(call->last_residency_ns);
+
+	teo_lanes_update(tl, ec, count, tick_nsec, act & (tl->last_state_idx >= 0), lres);
+	deepest = ec->deepest;
+	/* the first loop's sums, over the bins as the update left them */
+	for (int b = 0; b < TL_BINS; b++) {
+		ti += tl->intercepts[b];
+		if (b < deepest) {
+			ii += tl->intercepts[b];
+			ih += tl->hits[b];
+		}
+	}
+	tl->time_span_ns = tl_blend_q(act, now, tl->time_span_ns);
+	tl->sleep_length_ns = tl_blend_q(act, TL_Q(KTIME_MAX), tl->sleep_length_ns);
+	tl->last_state_idx = tl_blend_q(act, TL_Q(-1), tl->last_state_idx);
+
+	/* count >= 2 and no state disabled: idx0 is 0, deepest count - 1 */
+	idx = TL_Q(deepest);
+	cond = tl_mask_q((tl_i)(ii + ii > tl->total - ih));
+	/* enabled and teo_state_ok(), per lane */
+	okbits = tl_blend_q(ts, TL_Q(ec->long_ok), TL_Q(~env->disabled));
+	done = ~cond;
+	fs = idx;
+	for (int i = deepest - 1; i >= 0; i--) {
+		const tl_q ok = ((okbits >> i) & 1) != 0;
+		tl_q c2, hit, brk;
+
+		isum += tl->intercepts[i];
+		c2 = tl_mask_q((tl_i)(isum + isum > ii));
+		hit = ~done & c2;
+		idx = tl_blend_q(hit, tl_blend_q(ok, TL_Q(i), fs), idx);
+		/* !teo_state_ok(): on if a suitable state was seen, else stop */
+		brk = ~done & ~c2 & ~ok & (fs == TL_Q(deepest));
+		fs = tl_blend_q(~done & ~c2 & ok, TL_Q(i), fs);
+		done |= hit | brk;
+	}
+	tl_store(call->draw_used, TL_Q(0));
+	if (tl->weighted) {
+		/*
+		 * Every lane's pick is computed, without a branch on whether it
+		 * picks (a coin toss per lane); a lane that does not pick keeps
+		 * its state and its stream.
+		 */
+		const tl_q pick = act & (idx < TL_Q(deepest));
+		const uint64_t golden = 0x9e3779b97f4a7c15ull;
+
+		for (int l = 0; l < IS_LANES; l++) {
+			const uint16_t *row = tl->weights[l][idx[l]];
+			const int top = tl->range_chosen[l] ? (int)idx[l] : deepest;
+			const bool draws = pick[l] && !tl->pick_argmax[l] && !call->has_draw[l];
+			uint32_t mask = (ts[l] ? ec->long_ok : ~env->disabled) & ((2u << top) - 1);
+			uint64_t z;
+			int j;
+
+			mask &= tl->poll_avoid[l] ? ~ec->polling : ~0u;
+			/* is_rng_next()'s splitmix64, its state moved only by a draw */
+			call->rng[l] += draws ? golden : 0;
+			z = call->rng[l];
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+			z ^= z >> 31;
+			if (tl->pick_argmax[l])
+				j = wteo_argmax(row, count, mask);
+			else
+				j = wteo_pick_padded(row, mask,
+						     call->has_draw[l] ? call->draw : (uint32_t)(z >> 32),
+						     TL_BINS);
+			call->draw_used[l] = pick[l] && !tl->pick_argmax[l] ? -1 : 0;
+			idx[l] = pick[l] && j >= 0 ? j : idx[l];
+		}
+	}
+	/* 4b20b07ce72f's read when the intercepts logic picked state 0 */
+	s0 = (idx == 0) & ~tl->state0_skip;
+	idx = tl_min_q(idx, TL_Q(ec->constraint_idx));
+	zero = ~s0 & (idx == 0);
+	thr = (ec->polling & 1u) ? ~s0 & ~zero &
+		(tl_residency(ec, idx) < tl->residency_threshold_ns) : TL_Q(0);
+	rd = ~s0 & ~zero & ~thr;
+	read = s0 | rd;
+	dt = tl_blend_q(read, dn_in, TL_Q(tick_nsec / 2));
+	tl->sleep_length_ns = tl_blend_q(act & read, sl_in, tl->sleep_length_ns);
+	r = tl_residency(ec, idx);
+	idx = tl_blend_q(rd & (r > sl_in), tl_find_shallower(ec, count, idx, sl_in), idx);
+	r = tl_residency(ec, idx);
+	duration = tl_blend_q(rd & (r < TL_Q(tick_nsec)) &
+			      tl_mask_q((tl_i)(ti > tl->total / 2 + tl->total / 8)),
+			      TL_Q(tick_nsec / 2), sl_in);
+	pb = ((TL_Q(ec->polling) >> idx) & 1) != 0;
+	keep = rd & ((~pb & (duration >= TL_Q(tick_nsec))) | ts);
+	idx = tl_blend_q(rd & ~keep & (idx > 0) & (r > dt), tl_find_shallower(ec, count, idx, dt),
+			 idx);
+	tl_store(call->idx, idx);
+	tl_store(call->stop_tick, keep);
+	tl_store(call->sleep_length_read, read);
+}
+
+TL_TARGET static void teo_lanes_reflect(void *st, const struct is_gov_env *env,
+			      const struct is_gov_lanes_wake *w)
+{
+	struct teo_lanes *tl = st;
+	const tl_q act = tl_load(w->active), sl = tl->sleep_length_ns, now = tl_load(w->now_ns);
+	const tl_q span_sl = tl_load(w->poll_time_limit) |
+			     (tl_load(w->got_tick) & (sl > TL_Q(env->tick_nsec)));
+
+	tl->last_state_idx = tl_blend_q(act, tl_load(w->entered), tl->last_state_idx);
+	/* local_clock() is u64: the subtraction wraps like the kernel's */
+	tl->time_span_ns = tl_blend_q(act, tl_blend_q(span_sl, sl,
+						      (tl_q)((tl_uq)now - (tl_uq)tl->time_span_ns)),
+				      tl->time_span_ns);
+}
+
+static bool teo_lanes_ok(const struct is_state_table *drv, uint32_t disabled,
+			 const struct is_params *p, int n)
+{
+	if (drv->count < 2 || drv->count > TL_BINS - 1 || disabled)
+		return false;
+	for (int l = 0; l < n; l++)
+		if (p[l].v[P_TRIGGER] || p[l].v[P_AGING] != AGING_NONE)
+			return false;
+	return true;
+}
+
+static int teo_lanes_init_common(void *st, const struct is_gov_env *env,
+				 const struct is_params *p, bool weighted)
+{
+	struct teo_lanes *tl = st;
+	const int count = env->drv->count;
+
+	/* dev->last_state_idx starts at 0, as after teo_enable_device() */
+	memset(tl, 0, sizeof(*tl));
+	tl->weighted = weighted;
+	teo_env_fill(&tl->ec, env->drv);
+	for (int l = 0; l < IS_LANES; l++) {
+		tl->pulse[l] = (uint32_t)p[l].v[P_PULSE];
+		tl->shift[l] = (uint32_t)p[l].v[P_DECAY_SHIFT];
+		tl->residency_threshold_ns[l] = p[l].v[P_RESIDENCY_THRESHOLD_NS];
+		tl->state0_skip[l] = p[l].v[P_STATE0_SLEEP_LENGTH] ? -1 : 0;
+		if (!weighted)
+			continue;
+		tl->learning_rate[l] = (unsigned int)p[l].v[P_LEARNING_RATE];
+		tl->pick_argmax[l] = p[l].v[P_PICK] == 1;
+		tl->range_chosen[l] = p[l].v[P_RANGE] == 1;
+		tl->poll_avoid[l] = p[l].v[P_POLL] == 1;
+		for (int i = 0; i < count; i++)
+			wteo_init_row(tl->weights[l][i], count, i,
+				      (unsigned int)p[l].v[P_INIT_SELF_WEIGHT]);
+	}
+	return 0;
+}
+
+static int teo_lanes_init(void *st, const struct is_gov_env *env, const struct is_params *p)
+{
+	return teo_lanes_init_common(st, env, p, false);
+}
+
+static int wteo_lanes_init(void *st, const struct is_gov_env *env, const struct is_params *p)
+{
+	return teo_lanes_init_common(st, env, p, true);
+}
+
 const struct is_governor is_gov_wteo = {
 	.name = "wteo",
 	.description = "weighted history on teo-6.12, as the kernel series' wteo",
@@ -817,6 +1153,11 @@ const struct is_governor is_gov_wteo = {
 	.select = wteo_select,
 	.reflect = teo_reflect,
 	.dump = wteo_dump,
+	.lanes_state_size = sizeof(struct teo_lanes),
+	.lanes_ok = teo_lanes_ok,
+	.lanes_init = wteo_lanes_init,
+	.lanes_select = teo_lanes_select,
+	.lanes_reflect = teo_lanes_reflect,
 };
 
 const struct is_governor is_gov_teo612 = {
@@ -828,4 +1169,10 @@ const struct is_governor is_gov_teo612 = {
 	.init = teo_enable_device,
 	.select = teo_select,
 	.reflect = teo_reflect,
+	.lanes_state_size = sizeof(struct teo_lanes),
+	.lanes_ok = teo_lanes_ok,
+	.lanes_init = teo_lanes_init,
+	.lanes_select = teo_lanes_select,
+	.lanes_reflect = teo_lanes_reflect,
 };
+

@@ -72,8 +72,10 @@ struct is_sweep_trace *is_sweep_trace_load(const char *path, const char *states,
 	t->disabled = in->disabled;
 	/* held in memory: every job of the sweep runs over the same records */
 	recs = g_array_new(FALSE, FALSE, sizeof(struct is_record));
-	while ((n = is_trace_next(in->reader, &rec, error)) > 0)
+	while ((n = is_trace_next(in->reader, &rec, error)) > 0) {
+		t->state_recs |= rec.kind == IS_REC_STATE;
 		g_array_append_val(recs, rec);
+	}
 	t->n = recs->len;
 	t->recs = (struct is_record *)(void *)g_array_free(recs, n < 0);
 	is_run_input_free(in);
@@ -146,52 +148,88 @@ uint64_t is_sweep_job_seed(int64_t seed, const struct is_sweep_trace *t)
  * Simulations of several jobs over the same in-memory trace, in one pass:
  * each block of records is fed to every simulation in turn while it is in
  * the cache, so a trace larger than the cache is read from memory once per
- * group instead of once per job.  Every simulation is independent, so each
- * job's metrics are exactly those of is_sweep_run_one().
+ * group instead of once per job.  Where the governor has lanes for these
+ * params (and @lanes), the group's points run IS_LANES at a time in
+ * lockstep (is_sim_lanes_new()), else one simulation each.  Either way
+ * each job's metrics are exactly those of is_sweep_run_one().
  */
 #define GROUP_MAX 16
 #define BLOCK 64
 
+struct group_sims {
+	struct is_sim *s[GROUP_MAX];
+	struct is_sim_lanes *l[GROUP_MAX];
+	int ns, nl;
+};
+
+static bool group_feed(struct group_sims *gs, const struct is_record *recs, size_t n,
+		       GError **error)
+{
+	for (int k = 0; k < gs->ns; k++)
+		for (size_t i = 0; i < n; i++)
+			if (!is_sim_feed(gs->s[k], &recs[i], error))
+				return false;
+	for (int k = 0; k < gs->nl; k++)
+		for (size_t i = 0; i < n; i++)
+			if (!is_sim_lanes_feed(gs->l[k], &recs[i], error))
+				return false;
+	return true;
+}
+
 static bool run_group(const struct is_sweep_trace *t, const struct is_governor *g,
 		      const struct is_params *p, enum is_sim_mode mode, const uint64_t *seed,
-		      int n, struct is_metrics *out, GError **error)
+		      int n, bool lanes, struct is_metrics *out, GError **error)
 {
-	struct is_sim *s[GROUP_MAX] = { 0 };
+	struct group_sims gs = { 0 };
+	struct is_sim_config cfg = {
+		.states = t->table,
+		.gov = g,
+		.cpus = t->hdr.cpus,
+		.hz = t->hdr.hz,
+		.mode = mode,
+		.disabled = t->disabled,
+		.poll_overrun_ns = t->hdr.poll_overrun_ns,
+		.tick_late_ns = t->hdr.tick_late_ns,
+	};
 	bool ok = true;
 
-	for (int k = 0; k < n && ok; k++) {
-		struct is_sim_config cfg = {
-			.states = t->table,
-			.gov = g,
-			.params = p[k],
-			.cpus = t->hdr.cpus,
-			.hz = t->hdr.hz,
-			.mode = mode,
-			.seed = seed[k],
-			.disabled = t->disabled,
-			.poll_overrun_ns = t->hdr.poll_overrun_ns,
-			.tick_late_ns = t->hdr.tick_late_ns,
-		};
+	lanes = lanes && !t->state_recs;
+	for (int k = 0; k < n && ok; k += lanes ? IS_LANES : 1) {
+		int m = n - k < IS_LANES ? n - k : IS_LANES;
 
-		s[k] = is_sim_new(&cfg, error);
-		ok = s[k] != NULL;
+		if (lanes && is_sim_lanes_supported(&cfg, &p[k], m)) {
+			gs.l[gs.nl] = is_sim_lanes_new(&cfg, &p[k], &seed[k], m, error);
+			ok = gs.l[gs.nl++] != NULL;
+			continue;
+		}
+		lanes = false;
+		for (int j = k; j < n && ok; j++) {
+			cfg.params = p[j];
+			cfg.seed = seed[j];
+			gs.s[gs.ns] = is_sim_new(&cfg, error);
+			ok = gs.s[gs.ns++] != NULL;
+		}
+		break;
 	}
 	for (size_t i0 = 0; i0 < t->n && ok; i0 += BLOCK) {
 		size_t i1 = t->n - i0 < BLOCK ? t->n : i0 + BLOCK;
 
-		for (int k = 0; k < n && ok; k++)
-			for (size_t i = i0; i < i1; i++)
-				if (!is_sim_feed(s[k], &t->recs[i], error)) {
-					g_prefix_error(error, "%s: %s: ", t->path, g->name);
-					ok = false;
-					break;
-				}
+		ok = group_feed(&gs, &t->recs[i0], i1 - i0, error);
+		if (!ok)
+			g_prefix_error(error, "%s: %s: ", t->path, g->name);
 	}
-	for (int k = 0; k < n; k++) {
+	/* the jobs in order: the lanes' first (they ran the first points), then the rest */
+	for (int k = 0, j = 0; k < gs.nl; k++)
+		for (int l = 0; l < IS_LANES && j < n; l++, j++)
+			if (ok && (l < n - k * IS_LANES))
+				is_sim_lanes_total(gs.l[k], l, &out[j]);
+	for (int k = 0; k < gs.ns; k++)
 		if (ok)
-			is_sim_total(s[k], &out[k]);
-		is_sim_free(s[k]);
-	}
+			is_sim_total(gs.s[k], &out[n - gs.ns + k]);
+	for (int k = 0; k < gs.nl; k++)
+		is_sim_lanes_free(gs.l[k]);
+	for (int k = 0; k < gs.ns; k++)
+		is_sim_free(gs.s[k]);
 	return ok;
 }
 
@@ -229,7 +267,7 @@ bool is_sweep_run_one(const struct is_sweep_trace *t, const struct is_governor *
 		is_sim_free(s);
 		return ok;
 	}
-	return run_group(t, g, p, mode, &seed, 1, out, error);
+	return run_group(t, g, p, mode, &seed, 1, false, out, error);
 }
 
 struct pool {
@@ -279,7 +317,7 @@ static gpointer worker(gpointer data)
 						      seed[done], &m[done], &err);
 			else
 				ok = run_group(t[done], x->space->gov, &p[done], x->mode, &seed[done],
-					       run, &m[done], &err);
+					       run, !x->scalar, &m[done], &err);
 			g_mutex_lock(&pl->lock);
 			for (int i = done; i < done + run && ok; i++)
 				if (!atomic_load(&pl->stop))

@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The event loop for IS_LANES points of a sweep in lockstep: one governor,
+ * one trace, different params (and seeds).  Each record is taken once for
+ * all lanes: what the idle-loop model makes of it whatever the governor
+ * chose (model.h's is_model_rec: the exit latency taken out, the tick
+ * timeline, the ideal state of the first selection) is computed once, and
+ * the governor's lanes_select() runs every lane's selection at once.  What
+ * depends on a lane's choice (how its period ends, its re-selections, its
+ * metrics) is the same code as sim.c's feed_model(), lane by lane.
+ *
+ * Each lane's metrics are bit for bit those of a simulation of its own
+ * (is_sim_new() with that lane's params and seed); tests/test-lanes.c
+ * checks this.  Only what a sweep needs is here: model mode, no observer,
+ * no measurement window, a disable mask that no record changes, and a
+ * governor with lanes that covers the table and the params
+ * (is_sim_lanes_supported()).
+ */
+#include <string.h>
+
+#include "idlesim/sim.h"
+#include "model.h"
+#include "lanes_vec.h"
+
+struct lanes_cpu {
+	void *gov;
+	struct is_gov_env env;
+	struct is_tick_track tt;
+	struct is_scorer score;
+	uint64_t rng[IS_LANES];
+	int64_t tick_stopped[IS_LANES];      /* mask */
+	int64_t last_residency_ns[IS_LANES];
+	/* the tally, as struct is_metrics_acc's, the sums held as lanes */
+	struct is_metrics_acc acc[IS_LANES];
+	int64_t time_ns[IS_STATE_MAX][IS_LANES];
+	int64_t above[IS_STATE_MAX][IS_LANES];
+	int64_t below[IS_STATE_MAX][IS_LANES];
+	int64_t idle_ns[IS_LANES];
+	double energy[IS_LANES];
+};
+
+struct is_sim_lanes {
+	struct is_sim_config cfg;
+	struct is_params p[IS_LANES];
+	int n;
+	int64_t tick_nsec;
+	int64_t poll_lim;
+	uint64_t records;
+	struct lanes_cpu *cpu;
+};
+
+bool is_sim_lanes_supported(const struct is_sim_config *cfg, const struct is_params *p, int n)
+{
+	const struct is_governor *g = cfg->gov;
+
+	return tl_cpu_ok() && g && g->lanes_select && !g->needs_recorded && !g->instance_new &&
+	       cfg->mode == IS_SIM_MODEL && !cfg->measure_to_ns && n >= 1 && n <= IS_LANES &&
+	       cfg->states && g->lanes_ok(cfg->states, cfg->disabled, p, n);
+}
+
+struct is_sim_lanes *is_sim_lanes_new(const struct is_sim_config *cfg, const struct is_params *p,
+				      const uint64_t *seed, int n, GError **error)
+{
+	struct is_sim_lanes *s;
+
+	if (!is_sim_lanes_supported(cfg, p, n)) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "governor %s has no lanes for this table and these params",
+			    cfg->gov ? cfg->gov->name : "(none)");
+		return NULL;
+	}
+	if (cfg->cpus < 1 || cfg->cpus > IS_TRACE_MAX_CPUS || cfg->hz < 1 ||
+	    cfg->poll_overrun_ns < 0 || cfg->poll_overrun_ns > 1000000000 ||
+	    cfg->tick_late_ns < 0 || cfg->tick_late_ns > 1000000000) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "simulation needs 1..4096 CPUs, HZ >= 1 and a poll overrun and tick "
+			    "lateness of 0..1 s each");
+		return NULL;
+	}
+	if (!is_states_validate(cfg->states, cfg->states->name, error))
+		return NULL;
+	s = g_new0(struct is_sim_lanes, 1);
+	s->cfg = *cfg;
+	s->n = n;
+	/* lanes past n run the last point again; their results are not read */
+	for (int l = 0; l < IS_LANES; l++)
+		s->p[l] = p[l < n ? l : n - 1];
+	s->tick_nsec = is_tick_nsec(cfg->hz);
+	s->poll_lim = is_poll_time_limit(cfg->states, cfg->disabled, s->tick_nsec) +
+		      cfg->poll_overrun_ns;
+	s->cpu = g_new0(struct lanes_cpu, cfg->cpus);
+	for (int i = 0; i < cfg->cpus; i++) {
+		struct lanes_cpu *c = &s->cpu[i];
+
+		c->env.drv = cfg->states;
+		c->env.params = &s->p[0];
+		c->env.tick_nsec = s->tick_nsec;
+		c->env.cpu = i;
+		c->env.disabled = cfg->disabled;
+		c->tt.tick_at = c->tt.timer_at = INT64_MIN;
+		/* each lane's stream is the one its own simulation would draw from */
+		for (int l = 0; l < IS_LANES; l++) {
+			c->rng[l] = seed[l < n ? l : n - 1] ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1));
+			is_metrics_acc_init(&c->acc[l]);
+		}
+		/* vectors of IS_LANES 64-bit lanes: aligned as the widest loads want */
+		c->gov = g_aligned_alloc0(1, cfg->gov->lanes_state_size, 64);
+		if (cfg->gov->lanes_init(c->gov, &c->env, s->p) < 0) {
+			g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+				    "governor %s failed to initialise CPU %d", cfg->gov->name, i);
+			is_sim_lanes_free(s);
+			return NULL;
+		}
+	}
+	return s;
+}
+
+void is_sim_lanes_free(struct is_sim_lanes *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->cfg.cpus; i++)
+		g_aligned_free(s->cpu[i].gov);
+	g_free(s->cpu);
+	g_free(s);
+}
+
+/* is_scorer_ideal() lane by lane */
+TL_HOT tl_q lanes_ideal(const struct is_scorer *c, tl_q idle_ns)
+{
+	int64_t pick[IS_LANES];
+	tl_q n = { 0 };
+
+	/* m <= 7 candidates here (a table of at most 7 states) */
+	for (int k = 0; k < c->m; k++)
+		n -= (tl_q)(TL_Q(c->thr[k]) <= idle_ns);
+	for (int k = 0; k < IS_LANES; k++)
+		pick[k] = c->pick[k];
+	return tl_lookup(pick, n);
+}
+
+/*
+ * feed_model() of sim.c (model.h's steps) for every lane of @c at once:
+ * the same arithmetic on vectors, the lanes' choices as masks.
+ */
+TL_TARGET static void feed_lanes(struct is_sim_lanes *s, struct lanes_cpu *c, const struct is_record *rec)
+{
+	const struct is_governor *g = s->cfg.gov;
+	const struct is_state_table *drv = s->cfg.states;
+	const int64_t tick_nsec = s->tick_nsec, tick_late = s->cfg.tick_late_ns;
+	const tl_q rcause = TL_Q(rec->cause);
+	const tl_q nowork = TL_Q((rec->flags & IS_F_NOWORK) ? -1 : 0);
+	struct is_scorer *score = &c->score;
+	struct is_gov_lanes_call call;
+	struct is_gov_lanes_wake wake;
+	struct is_model_rec m;
+	int64_t delay[IS_LANES] = { 0 }, residency[IS_LANES] = { 0 }, below_thr[IS_LANES] = { 0 };
+	double power[IS_LANES] = { 0 }, transition[IS_LANES] = { 0 };
+	tl_q t, left, sleep, next_tick, entry, ts, cont, act, has_draw, ideal0;
+	tl_d energy;
+
+	is_model_rec_init(&m, &c->tt, drv, tick_nsec, s->cfg.exit_free, rec);
+	is_scorer_use(score, drv, c->env.disabled, rec->lat_ns);
+	for (int i = 0; i < drv->count; i++) {
+		delay[i] = s->cfg.exit_free ? 0 : score->delay[i];
+		residency[i] = score->residency[i];
+		below_thr[i] = score->below_thr[i];
+		power[i] = score->power[i];
+		transition[i] = score->transition[i];
+	}
+	ideal0 = TL_Q(is_scorer_ideal(score, m.left));
+	call.latency_req_ns = rec->lat_ns;
+	call.draw = rec->draw;
+	call.rng = c->rng;
+	t = TL_Q(rec->t_ns);
+	left = TL_Q(m.left);
+	sleep = TL_Q(m.sleep);
+	next_tick = TL_Q(m.next_tick);
+	entry = t;
+	ts = tl_load(c->tick_stopped);
+	cont = TL_Q(0);
+	act = TL_Q(-1);
+	has_draw = TL_Q((rec->has & IS_HAS_DRAW) ? -1 : 0);
+	energy = (tl_d){ 0 };
+	memcpy(&energy, c->energy, sizeof(energy));
+	tl_store(call.last_residency_ns, tl_load(c->last_residency_ns));
+	for (;;) {
+		tl_q dtk, idx, stop, stopped, polling, plim, end, cause, tick_in, tk, lres, again;
+		tl_q ideal, diff, res, got_tick, mi;
+
+		/* is_model_delta_tick() */
+		dtk = tl_sat_add(next_tick, TL_Q(tick_late)) - t;
+		if (__builtin_expect(tl_any(act & cont & (dtk <= 0)), 0)) {
+			for (int l = 0; l < IS_LANES; l++)
+				if (act[l] && cont[l] && dtk[l] <= 0) {
+					next_tick[l] += ((t[l] - next_tick[l]) / tick_nsec + 1) * tick_nsec;
+					dtk[l] = sat_add(next_tick[l], tick_late) - t[l];
+				}
+		}
+		tl_store(call.active, act);
+		tl_store(call.tick_stopped, ts);
+		tl_store(call.has_draw, has_draw);
+		tl_store(call.now_ns, t);
+		tl_store(call.sleep_length_ns, sleep);
+		/* is_model_delta_next() */
+		tl_store(call.delta_next_ns,
+			 tl_blend_q(ts, sleep, tl_blend_q(cont, next_tick - entry, TL_Q(m.rtick))));
+		g->lanes_select(c->gov, &c->env, &call);
+		idx = tl_blend_q(act, tl_load(call.idx), TL_Q(0));
+		stop = tl_load(call.stop_tick);
+		stopped = stop | ts;
+		if (rec->flags & IS_F_REJ) {
+			/* refused(): no entry, no reflect; every lane at its first select */
+			for (int l = 0; l < IS_LANES; l++)
+				c->acc[l].rejected[idx[l]]++;
+			tl_store(c->last_residency_ns, TL_Q(0));
+			tl_store(c->tick_stopped, stopped & nowork);
+			return;
+		}
+		/* is_model_end() */
+		polling = ((TL_Q(score->polling) >> idx) & 1) != 0;
+		plim = m.rec_limit ? polling : m.rec_nolimit ? TL_Q(0) :
+		       polling & (left > TL_Q(s->poll_lim));
+		end = m.rec_limit ? left : tl_blend_q(plim, TL_Q(s->poll_lim), left);
+		cause = tl_blend_q(plim, TL_Q(IS_CAUSE_POLL), rcause);
+		tick_in = polling & ~stopped & (dtk < end);
+		if (m.rec_tick) {
+			tk = ~polling;
+		} else {
+			tk = ~polling & ~stopped & (dtk < end);
+			end = tl_blend_q(tk, tl_max_q(dtk, TL_Q(0)), end);
+		}
+		cause = tl_blend_q(tk, TL_Q(IS_CAUSE_TICK), cause);
+		lres = end + (~polling & tl_lookup(delay, idx));
+		got_tick = (cause == TL_Q(IS_CAUSE_TICK)) | tick_in;
+		tl_store(c->last_residency_ns, tl_blend_q(act, lres, tl_load(c->last_residency_ns)));
+		tl_store(call.last_residency_ns, tl_load(c->last_residency_ns));
+		tl_store(wake.active, act);
+		tl_store(wake.entered, idx);
+		tl_store(wake.now_ns, t + lres + TL_Q(m.pass_ns));
+		tl_store(wake.got_tick, got_tick);
+		tl_store(wake.poll_time_limit, plim);
+		if (g->lanes_reflect)
+			g->lanes_reflect(c->gov, &c->env, &wake);
+
+		/* is_metrics_acc_score(), lane by lane where it scatters */
+		ideal = tl_any(cont) ? tl_blend_q(cont, lanes_ideal(score, left), ideal0) : ideal0;
+		{
+			const tl_q flags = (stop & 1) | ((stopped & 1) << 1) |
+					   ((tl_load(call.sleep_length_read) & 1) << 2) |
+					   ((tl_load(call.draw_used) & 1) << 3);
+			const tl_q acc_bin = TL_Q(IS_ACC_MID) + idx - ideal;
+
+			/* an idle lane adds 0, at indices that stay in range */
+			for (int l = 0; l < IS_LANES; l++) {
+				const uint64_t one = (uint64_t)act[l] & 1;
+
+				c->acc[l].count[idx[l]][cause[l]] += one;
+				c->acc[l].acc[acc_bin[l]] += one;
+				c->acc[l].flags[flags[l]] += one;
+			}
+		}
+		diff = lres;
+		res = tl_lookup(residency, idx);
+		/* cpuidle_enter_state(), Linux 6.12; see is_miss_kind() */
+		{
+			const tl_q above = (diff < res) &
+					   (((TL_Q(score->above_ok) >> idx) & 1) != 0);
+			const tl_q dl = tl_lookup(score->delay, idx);
+			const tl_q below = (diff >= res) & (diff > dl) &
+					   (((TL_Q(score->below_ok) >> idx) & 1) != 0) &
+					   (diff - dl >= tl_lookup(below_thr, idx));
+
+			for (int i = 0; i < drv->count; i++) {
+				mi = act & (idx == TL_Q(i));
+				tl_store(c->time_ns[i], tl_load(c->time_ns[i]) + (mi & diff));
+				tl_store(c->above[i], tl_load(c->above[i]) + (mi & above & 1));
+				tl_store(c->below[i], tl_load(c->below[i]) + (mi & below & 1));
+			}
+		}
+		tl_store(c->idle_ns, tl_load(c->idle_ns) + (act & end));
+		{
+			tl_d pw, tr, e1;
+
+			memcpy(&pw, power, sizeof(pw));
+			memcpy(&tr, transition, sizeof(tr));
+			pw = __builtin_shuffle(pw, idx);
+			tr = __builtin_shuffle(tr, idx);
+			/* the same two roundings as the scalar tally, in its order */
+			e1 = energy + pw * __builtin_convertvector(end, tl_d);
+			e1 = tl_blend_d(polling, e1, e1 + tr);
+			energy = tl_blend_d(act, e1, energy);
+		}
+
+		/* is_model_next() */
+		t += lres;
+		again = act & (cause != rcause) & (left > lres);
+		left = tl_blend_q(again, left - lres, left);
+		{
+			const tl_q gt = again & got_tick;
+			const tl_q at = tl_blend_q(tick_in, tl_blend_q(dtk > 0, t - lres + dtk, t - lres), t);
+
+			sleep = tl_blend_q(gt, tl_sat_add(sleep, -(at - entry)), sleep);
+			entry = tl_blend_q(gt, at, entry);
+		}
+		{
+			const tl_q fl = left + (t - entry);
+
+			sleep = tl_blend_q(again & (sleep < fl), fl, sleep);
+		}
+		tl_store(c->tick_stopped, tl_blend_q(act & ~again, stopped & nowork,
+						     tl_load(c->tick_stopped)));
+		ts = tl_blend_q(again, (cause == TL_Q(IS_CAUSE_POLL)) & stopped, ts);
+		cont |= again;
+		/* a recorded draw belongs to the record's first selection */
+		has_draw &= ~again;
+		act = again;
+		if (!tl_any(act))
+			break;
+	}
+	memcpy(c->energy, &energy, sizeof(energy));
+}
+
+bool is_sim_lanes_feed(struct is_sim_lanes *s, const struct is_record *rec, GError **error)
+{
+	if (rec->cpu >= s->cfg.cpus) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "record %" G_GUINT64_FORMAT ": cpu %u but the simulation has %d CPUs",
+			    s->records + 1, rec->cpu, s->cfg.cpus);
+		return false;
+	}
+	if (rec->kind == IS_REC_STATE) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "record %" G_GUINT64_FORMAT ": a state's disable mask changes, which "
+			    "lanes do not model", s->records + 1);
+		return false;
+	}
+	feed_lanes(s, &s->cpu[rec->cpu], rec);
+	s->records++;
+	return true;
+}
+
+void is_sim_lanes_total(const struct is_sim_lanes *s, int lane, struct is_metrics *out)
+{
+	struct is_metrics m;
+
+	is_metrics_init(out);
+	for (int i = 0; i < s->cfg.cpus; i++) {
+		const struct lanes_cpu *c = &s->cpu[i];
+		struct is_metrics_acc a = c->acc[lane];
+
+		for (int k = 0; k < IS_STATE_MAX; k++) {
+			a.time_ns[k] = c->time_ns[k][lane];
+			a.above[k] = (uint64_t)c->above[k][lane];
+			a.below[k] = (uint64_t)c->below[k][lane];
+		}
+		a.idle_ns = c->idle_ns[lane];
+		a.energy = c->energy[lane];
+		is_metrics_acc_finish(&a, &m);
+		is_metrics_add(out, &m);
+	}
+}
