@@ -186,7 +186,7 @@ TL_TARGET static void feed_lanes(struct is_sim_lanes *s, struct lanes_cpu *c, co
 	tl_store(call.last_residency_ns, tl_load(c->last_residency_ns));
 	for (;;) {
 		tl_q dtk, idx, stop, stopped, polling, plim, end, cause, tick_in, tk, lres, again;
-		tl_q ideal, diff, res, got_tick, mi;
+		tl_q ideal, diff, res, got_tick;
 
 		/* is_model_delta_tick() */
 		dtk = tl_sat_add(next_tick, TL_Q(tick_late)) - t;
@@ -271,11 +271,12 @@ TL_TARGET static void feed_lanes(struct is_sim_lanes *s, struct lanes_cpu *c, co
 					   (((TL_Q(score->below_ok) >> idx) & 1) != 0) &
 					   (diff - dl >= tl_lookup(below_thr, idx));
 
-			for (int i = 0; i < drv->count; i++) {
-				mi = act & (idx == TL_Q(i));
-				tl_store(c->time_ns[i], tl_load(c->time_ns[i]) + (mi & diff));
-				tl_store(c->above[i], tl_load(c->above[i]) + (mi & above & 1));
-				tl_store(c->below[i], tl_load(c->below[i]) + (mi & below & 1));
+			const tl_q d = act & diff, a = act & above & 1, b = act & below & 1;
+
+			for (int l = 0; l < IS_LANES; l++) {
+				c->time_ns[idx[l]][l] += d[l];
+				c->above[idx[l]][l] += a[l];
+				c->below[idx[l]][l] += b[l];
 			}
 		}
 		tl_store(c->idle_ns, tl_load(c->idle_ns) + (act & end));
