@@ -118,8 +118,8 @@ struct is_gov_wake {
 /* Masks are 0 or -1 (all ones) per lane, flags and indices s64: vector lanes. */
 struct is_gov_lanes_call {
 	int64_t latency_req_ns;      /* the same for every lane */
-	uint32_t draw;               /* the record's draw, for the lanes with has_draw */
 	uint64_t *rng;               /* [IS_LANES]: each lane's stream of this CPU */
+	int64_t draw[IS_LANES];      /* the record's draw, for the lanes with has_draw */
 	int64_t active[IS_LANES];    /* mask: the lanes that select; the others keep their state */
 	int64_t tick_stopped[IS_LANES];  /* mask */
 	int64_t has_draw[IS_LANES];      /* mask */

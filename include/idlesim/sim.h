@@ -143,7 +143,8 @@ struct is_sim_lanes *is_sim_lanes_new(const struct is_sim_config *cfg, const str
 				      const uint64_t *seed, int n, GError **error);
 void is_sim_lanes_free(struct is_sim_lanes *s);
 bool is_sim_lanes_feed(struct is_sim_lanes *s, const struct is_record *rec, GError **error);
-void is_sim_lanes_total(const struct is_sim_lanes *s, int lane, struct is_metrics *out);
+/* Runs what the lanes still hold, then lane @lane's metrics. */
+void is_sim_lanes_total(struct is_sim_lanes *s, int lane, struct is_metrics *out);
 /* Appends every CPU's dump() text; false if the governor has none. */
 bool is_sim_dump(const struct is_sim *s, GString *out);
 /* Governor state blob of a CPU (for tests and dumps). */

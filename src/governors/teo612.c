@@ -1048,7 +1048,7 @@ TL_TARGET static void teo_lanes_select(void *st, const struct is_gov_env *env,
 				j = wteo_argmax(row, count, mask);
 			else
 				j = wteo_pick_padded(row, mask,
-						     call->has_draw[l] ? call->draw : (uint32_t)(z >> 32),
+						     call->has_draw[l] ? (uint32_t)call->draw[l] : (uint32_t)(z >> 32),
 						     TL_BINS);
 			call->draw_used[l] = pick[l] && !tl->pick_argmax[l] ? -1 : 0;
 			idx[l] = pick[l] && j >= 0 ? j : idx[l];

@@ -22,11 +22,39 @@
 #include "model.h"
 #include "lanes_vec.h"
 
+/*
+ * Records of one CPU waiting for its lanes, with what the model makes of
+ * each whatever the governor chose (is_model_rec), one 64-byte entry each.
+ * Lanes move through them at their own pace: a lane whose selection was
+ * its record's last takes the next record while another re-selects within
+ * the same one, so no lane idles while others select again (in lockstep by
+ * record, a third of wteo's vector selections had idle lanes).  The queue
+ * is run to its end when it is full, before a record whose latency limit
+ * differs (the governor's and the scorer's constants then hold for every
+ * lane), and at the totals.
+ */
+#define QCAP 256
+
+enum { Q_T, Q_LEFT, Q_SLEEP, Q_NEXT_TICK, Q_RTICK, Q_PASS, Q_BITS, Q_FIELDS = 8 };
+
+/* Q_BITS: the cause, flags and ideal state in the low word, the draw in the high one */
+enum {
+	QB_HAS_DRAW = 1 << 3, QB_REJ = 1 << 4, QB_NOWORK = 1 << 5, QB_LIMIT = 1 << 6,
+	QB_NOLIMIT = 1 << 7, QB_TICK = 1 << 8, QB_IDEAL_SHIFT = 9,
+};
+
+struct lanes_queue {
+	int n;
+	int64_t lat_ns;
+	int64_t e[QCAP][Q_FIELDS];
+};
+
 struct lanes_cpu {
 	void *gov;
 	struct is_gov_env env;
 	struct is_tick_track tt;
 	struct is_scorer score;
+	struct lanes_queue q;
 	uint64_t rng[IS_LANES];
 	int64_t tick_stopped[IS_LANES];      /* mask */
 	int64_t last_residency_ns[IS_LANES];
@@ -139,28 +167,64 @@ TL_HOT tl_q lanes_ideal(const struct is_scorer *c, tl_q idle_ns)
 	return tl_lookup(pick, n);
 }
 
+/* The entries q->e[at] of the lanes as Q_FIELDS vectors across the lanes. */
+TL_HOT void lanes_entries(const struct lanes_queue *q, tl_q at, tl_q f[Q_FIELDS])
+{
+	const tl_q p0 = { 0, 8, 2, 10, 4, 12, 6, 14 }, p1 = { 1, 9, 3, 11, 5, 13, 7, 15 };
+	const tl_q s0 = { 0, 1, 8, 9, 4, 5, 12, 13 }, s1 = { 2, 3, 10, 11, 6, 7, 14, 15 };
+	const tl_q h0 = { 0, 1, 2, 3, 8, 9, 10, 11 }, h1 = { 4, 5, 6, 7, 12, 13, 14, 15 };
+	tl_q r[8], a[8], b[8];
+
+	G_STATIC_ASSERT(IS_LANES == 8 && Q_FIELDS == 8);
+	for (int l = 0; l < 8; l++)
+		r[l] = tl_load(q->e[at[l]]);
+	for (int k = 0; k < 4; k++) {
+		a[2 * k] = __builtin_shuffle(r[2 * k], r[2 * k + 1], p0);
+		a[2 * k + 1] = __builtin_shuffle(r[2 * k], r[2 * k + 1], p1);
+	}
+	for (int k = 0; k < 2; k++) {
+		b[4 * k] = __builtin_shuffle(a[4 * k], a[4 * k + 2], s0);
+		b[4 * k + 1] = __builtin_shuffle(a[4 * k + 1], a[4 * k + 3], s0);
+		b[4 * k + 2] = __builtin_shuffle(a[4 * k], a[4 * k + 2], s1);
+		b[4 * k + 3] = __builtin_shuffle(a[4 * k + 1], a[4 * k + 3], s1);
+	}
+	for (int k = 0; k < 4; k++) {
+		f[k] = __builtin_shuffle(b[k], b[k + 4], h0);
+		f[k + 4] = __builtin_shuffle(b[k], b[k + 4], h1);
+	}
+}
+
+/* A mask from a bit of the lanes' Q_BITS */
+TL_HOT tl_q qbit(tl_q bits, int bit)
+{
+	return (bits & bit) != 0;
+}
+
 /*
- * feed_model() of sim.c (model.h's steps) for every lane of @c at once:
- * the same arithmetic on vectors, the lanes' choices as masks.
+ * feed_model() of sim.c (model.h's steps) for every lane of @c, over the
+ * records of its queue: the same arithmetic on vectors, the lanes' choices
+ * and their records' flags as masks.
  */
-TL_TARGET static void feed_lanes(struct is_sim_lanes *s, struct lanes_cpu *c, const struct is_record *rec)
+TL_TARGET static void run_queue(struct is_sim_lanes *s, struct lanes_cpu *c)
 {
 	const struct is_governor *g = s->cfg.gov;
 	const struct is_state_table *drv = s->cfg.states;
+	const struct lanes_queue *q = &c->q;
 	const int64_t tick_nsec = s->tick_nsec, tick_late = s->cfg.tick_late_ns;
-	const tl_q rcause = TL_Q(rec->cause);
-	const tl_q nowork = TL_Q((rec->flags & IS_F_NOWORK) ? -1 : 0);
-	struct is_scorer *score = &c->score;
+	const struct is_scorer *score = &c->score;
 	struct is_gov_lanes_call call;
 	struct is_gov_lanes_wake wake;
-	struct is_model_rec m;
 	int64_t delay[IS_LANES] = { 0 }, residency[IS_LANES] = { 0 }, below_thr[IS_LANES] = { 0 };
 	double power[IS_LANES] = { 0 }, transition[IS_LANES] = { 0 };
-	tl_q t, left, sleep, next_tick, entry, ts, cont, act, has_draw, ideal0;
+	/* each lane's place: its record (at), and its pass through it */
+	tl_q at = { 0 }, fresh = TL_Q(-1), t = { 0 }, left = { 0 }, sleep = { 0 };
+	tl_q next_tick = { 0 }, entry = { 0 }, cont = { 0 }, has_draw = { 0 };
+	tl_q rtick = { 0 }, pass = { 0 }, bits = { 0 };
+	tl_q ts = tl_load(c->tick_stopped), lres_all = tl_load(c->last_residency_ns);
 	tl_d energy;
 
-	is_model_rec_init(&m, &c->tt, drv, tick_nsec, s->cfg.exit_free, rec);
-	is_scorer_use(score, drv, c->env.disabled, rec->lat_ns);
+	if (!q->n)
+		return;
 	for (int i = 0; i < drv->count; i++) {
 		delay[i] = s->cfg.exit_free ? 0 : score->delay[i];
 		residency[i] = score->residency[i];
@@ -168,26 +232,36 @@ TL_TARGET static void feed_lanes(struct is_sim_lanes *s, struct lanes_cpu *c, co
 		power[i] = score->power[i];
 		transition[i] = score->transition[i];
 	}
-	ideal0 = TL_Q(is_scorer_ideal(score, m.left));
-	call.latency_req_ns = rec->lat_ns;
-	call.draw = rec->draw;
+	call.latency_req_ns = q->lat_ns;
 	call.rng = c->rng;
-	t = TL_Q(rec->t_ns);
-	left = TL_Q(m.left);
-	sleep = TL_Q(m.sleep);
-	next_tick = TL_Q(m.next_tick);
-	entry = t;
-	ts = tl_load(c->tick_stopped);
-	cont = TL_Q(0);
-	act = TL_Q(-1);
-	has_draw = TL_Q((rec->has & IS_HAS_DRAW) ? -1 : 0);
-	energy = (tl_d){ 0 };
 	memcpy(&energy, c->energy, sizeof(energy));
-	tl_store(call.last_residency_ns, tl_load(c->last_residency_ns));
 	for (;;) {
-		tl_q dtk, idx, stop, stopped, polling, plim, end, cause, tick_in, tk, lres, again;
-		tl_q ideal, diff, res, got_tick;
+		tl_q act, dtk, idx, stop, stopped, polling, plim, end, cause, tick_in, tk, lres, again;
+		tl_q ideal, res, got_tick, rcause, rej, live, done, rl;
 
+		act = at < TL_Q(q->n);
+		if (!tl_any(act))
+			break;
+		/* a lane past the end reads the last record, its results unused */
+		at = tl_min_q(at, TL_Q(q->n - 1));
+		/* lanes done with a record take their next one */
+		if (tl_any(fresh)) {
+			tl_q f[Q_FIELDS];
+
+			lanes_entries(q, at, f);
+			t = tl_blend_q(fresh, f[Q_T], t);
+			entry = tl_blend_q(fresh, f[Q_T], entry);
+			left = tl_blend_q(fresh, f[Q_LEFT], left);
+			sleep = tl_blend_q(fresh, f[Q_SLEEP], sleep);
+			next_tick = tl_blend_q(fresh, f[Q_NEXT_TICK], next_tick);
+			rtick = tl_blend_q(fresh, f[Q_RTICK], rtick);
+			pass = tl_blend_q(fresh, f[Q_PASS], pass);
+			bits = tl_blend_q(fresh, f[Q_BITS], bits);
+			has_draw = tl_blend_q(fresh, qbit(f[Q_BITS], QB_HAS_DRAW), has_draw);
+			cont &= ~fresh;
+			fresh = TL_Q(0);
+		}
+		rcause = bits & 7;
 		/* is_model_delta_tick() */
 		dtk = tl_sat_add(next_tick, TL_Q(tick_late)) - t;
 		if (__builtin_expect(tl_any(act & cont & (dtk <= 0)), 0)) {
@@ -200,51 +274,49 @@ TL_TARGET static void feed_lanes(struct is_sim_lanes *s, struct lanes_cpu *c, co
 		tl_store(call.active, act);
 		tl_store(call.tick_stopped, ts);
 		tl_store(call.has_draw, has_draw);
+		tl_store(call.draw, (tl_q)((tl_uq)bits >> 32));
 		tl_store(call.now_ns, t);
 		tl_store(call.sleep_length_ns, sleep);
+		tl_store(call.last_residency_ns, lres_all);
 		/* is_model_delta_next() */
 		tl_store(call.delta_next_ns,
-			 tl_blend_q(ts, sleep, tl_blend_q(cont, next_tick - entry, TL_Q(m.rtick))));
+			 tl_blend_q(ts, sleep, tl_blend_q(cont, next_tick - entry,
+							  rtick)));
 		g->lanes_select(c->gov, &c->env, &call);
 		idx = tl_blend_q(act, tl_load(call.idx), TL_Q(0));
 		stop = tl_load(call.stop_tick);
 		stopped = stop | ts;
-		if (rec->flags & IS_F_REJ) {
-			/* refused(): no entry, no reflect; every lane at its first select */
+		/* refused(): no entry, no reflect, last_residency_ns 0 (at a first select) */
+		rej = act & qbit(bits, QB_REJ);
+		if (__builtin_expect(tl_any(rej), 0))
 			for (int l = 0; l < IS_LANES; l++)
-				c->acc[l].rejected[idx[l]]++;
-			tl_store(c->last_residency_ns, TL_Q(0));
-			tl_store(c->tick_stopped, stopped & nowork);
-			return;
-		}
+				c->acc[l].rejected[idx[l]] += (uint64_t)rej[l] & 1;
+		live = act & ~rej;
 		/* is_model_end() */
 		polling = ((TL_Q(score->polling) >> idx) & 1) != 0;
-		plim = m.rec_limit ? polling : m.rec_nolimit ? TL_Q(0) :
-		       polling & (left > TL_Q(s->poll_lim));
-		end = m.rec_limit ? left : tl_blend_q(plim, TL_Q(s->poll_lim), left);
+		rl = qbit(bits, QB_LIMIT);
+		plim = polling & (rl | (~qbit(bits, QB_NOLIMIT) & (left > TL_Q(s->poll_lim))));
+		end = tl_blend_q(plim & ~rl, TL_Q(s->poll_lim), left);
 		cause = tl_blend_q(plim, TL_Q(IS_CAUSE_POLL), rcause);
 		tick_in = polling & ~stopped & (dtk < end);
-		if (m.rec_tick) {
-			tk = ~polling;
-		} else {
-			tk = ~polling & ~stopped & (dtk < end);
-			end = tl_blend_q(tk, tl_max_q(dtk, TL_Q(0)), end);
-		}
+		tk = ~polling & (qbit(bits, QB_TICK) | (~stopped & (dtk < end)));
+		end = tl_blend_q(tk & ~qbit(bits, QB_TICK), tl_max_q(dtk, TL_Q(0)), end);
 		cause = tl_blend_q(tk, TL_Q(IS_CAUSE_TICK), cause);
 		lres = end + (~polling & tl_lookup(delay, idx));
 		got_tick = (cause == TL_Q(IS_CAUSE_TICK)) | tick_in;
-		tl_store(c->last_residency_ns, tl_blend_q(act, lres, tl_load(c->last_residency_ns)));
-		tl_store(call.last_residency_ns, tl_load(c->last_residency_ns));
-		tl_store(wake.active, act);
+		lres_all = tl_blend_q(live, lres, tl_blend_q(rej, TL_Q(0), lres_all));
+		tl_store(wake.active, live);
 		tl_store(wake.entered, idx);
-		tl_store(wake.now_ns, t + lres + TL_Q(m.pass_ns));
+		tl_store(wake.now_ns, t + lres + pass);
 		tl_store(wake.got_tick, got_tick);
 		tl_store(wake.poll_time_limit, plim);
 		if (g->lanes_reflect)
 			g->lanes_reflect(c->gov, &c->env, &wake);
 
 		/* is_metrics_acc_score(), lane by lane where it scatters */
-		ideal = tl_any(cont) ? tl_blend_q(cont, lanes_ideal(score, left), ideal0) : ideal0;
+		ideal = (bits >> QB_IDEAL_SHIFT) & 15;
+		if (tl_any(cont))
+			ideal = tl_blend_q(cont, lanes_ideal(score, left), ideal);
 		{
 			const tl_q flags = (stop & 1) | ((stopped & 1) << 1) |
 					   ((tl_load(call.sleep_length_read) & 1) << 2) |
@@ -252,34 +324,34 @@ TL_TARGET static void feed_lanes(struct is_sim_lanes *s, struct lanes_cpu *c, co
 			const tl_q acc_bin = TL_Q(IS_ACC_MID) + idx - ideal;
 
 			/* an idle lane adds 0, at indices that stay in range */
+#pragma GCC unroll 8
 			for (int l = 0; l < IS_LANES; l++) {
-				const uint64_t one = (uint64_t)act[l] & 1;
+				const uint64_t one = (uint64_t)live[l] & 1;
 
 				c->acc[l].count[idx[l]][cause[l]] += one;
 				c->acc[l].acc[acc_bin[l]] += one;
 				c->acc[l].flags[flags[l]] += one;
 			}
 		}
-		diff = lres;
 		res = tl_lookup(residency, idx);
 		/* cpuidle_enter_state(), Linux 6.12; see is_miss_kind() */
 		{
-			const tl_q above = (diff < res) &
+			const tl_q dl = tl_lookup(c->score.delay, idx);
+			const tl_q above = (lres < res) &
 					   (((TL_Q(score->above_ok) >> idx) & 1) != 0);
-			const tl_q dl = tl_lookup(score->delay, idx);
-			const tl_q below = (diff >= res) & (diff > dl) &
+			const tl_q below = (lres >= res) & (lres > dl) &
 					   (((TL_Q(score->below_ok) >> idx) & 1) != 0) &
-					   (diff - dl >= tl_lookup(below_thr, idx));
+					   (lres - dl >= tl_lookup(below_thr, idx));
+			const tl_q d = live & lres, a = live & above & 1, b = live & below & 1;
 
-			const tl_q d = act & diff, a = act & above & 1, b = act & below & 1;
-
+#pragma GCC unroll 8
 			for (int l = 0; l < IS_LANES; l++) {
 				c->time_ns[idx[l]][l] += d[l];
 				c->above[idx[l]][l] += a[l];
 				c->below[idx[l]][l] += b[l];
 			}
 		}
-		tl_store(c->idle_ns, tl_load(c->idle_ns) + (act & end));
+		tl_store(c->idle_ns, tl_load(c->idle_ns) + (live & end));
 		{
 			tl_d pw, tr, e1;
 
@@ -290,36 +362,67 @@ TL_TARGET static void feed_lanes(struct is_sim_lanes *s, struct lanes_cpu *c, co
 			/* the same two roundings as the scalar tally, in its order */
 			e1 = energy + pw * __builtin_convertvector(end, tl_d);
 			e1 = tl_blend_d(polling, e1, e1 + tr);
-			energy = tl_blend_d(act, e1, energy);
+			energy = tl_blend_d(live, e1, energy);
 		}
 
 		/* is_model_next() */
 		t += lres;
-		again = act & (cause != rcause) & (left > lres);
+		again = live & (cause != rcause) & (left > lres);
 		left = tl_blend_q(again, left - lres, left);
 		{
 			const tl_q gt = again & got_tick;
-			const tl_q at = tl_blend_q(tick_in, tl_blend_q(dtk > 0, t - lres + dtk, t - lres), t);
+			const tl_q tat = tl_blend_q(tick_in, tl_blend_q(dtk > 0, t - lres + dtk, t - lres), t);
 
-			sleep = tl_blend_q(gt, tl_sat_add(sleep, -(at - entry)), sleep);
-			entry = tl_blend_q(gt, at, entry);
+			sleep = tl_blend_q(gt, tl_sat_add(sleep, -(tat - entry)), sleep);
+			entry = tl_blend_q(gt, tat, entry);
 		}
 		{
 			const tl_q fl = left + (t - entry);
 
 			sleep = tl_blend_q(again & (sleep < fl), fl, sleep);
 		}
-		tl_store(c->tick_stopped, tl_blend_q(act & ~again, stopped & nowork,
-						     tl_load(c->tick_stopped)));
-		ts = tl_blend_q(again, (cause == TL_Q(IS_CAUSE_POLL)) & stopped, ts);
+		done = act & ~again;
+		ts = tl_blend_q(done, stopped & qbit(bits, QB_NOWORK),
+				tl_blend_q(again, (cause == TL_Q(IS_CAUSE_POLL)) & stopped, ts));
 		cont |= again;
 		/* a recorded draw belongs to the record's first selection */
 		has_draw &= ~again;
-		act = again;
-		if (!tl_any(act))
-			break;
+		at = tl_blend_q(act, at - done, TL_Q(q->n));
+		fresh = done;
 	}
 	memcpy(c->energy, &energy, sizeof(energy));
+	tl_store(c->tick_stopped, ts);
+	tl_store(c->last_residency_ns, lres_all);
+	c->q.n = 0;
+}
+
+/* A record into its CPU's queue, with what the model makes of it for every lane. */
+static void enqueue(struct is_sim_lanes *s, struct lanes_cpu *c, const struct is_record *rec)
+{
+	struct lanes_queue *q = &c->q;
+	struct is_model_rec m;
+	int i;
+
+	if (q->n == QCAP || (q->n && q->lat_ns != rec->lat_ns))
+		run_queue(s, c);
+	i = q->n++;
+	q->lat_ns = rec->lat_ns;
+	is_model_rec_init(&m, &c->tt, s->cfg.states, s->tick_nsec, s->cfg.exit_free, rec);
+	is_scorer_use(&c->score, s->cfg.states, c->env.disabled, rec->lat_ns);
+	q->e[i][Q_T] = rec->t_ns;
+	q->e[i][Q_LEFT] = m.left;
+	q->e[i][Q_SLEEP] = m.sleep;
+	q->e[i][Q_NEXT_TICK] = m.next_tick;
+	q->e[i][Q_RTICK] = m.rtick;
+	q->e[i][Q_PASS] = m.pass_ns;
+	q->e[i][Q_BITS] = (int64_t)((uint64_t)rec->draw << 32 | (uint64_t)rec->cause |
+				    (rec->has & IS_HAS_DRAW ? QB_HAS_DRAW : 0) |
+				    (rec->flags & IS_F_REJ ? QB_REJ : 0) |
+				    (rec->flags & IS_F_NOWORK ? QB_NOWORK : 0) |
+				    (m.rec_limit ? QB_LIMIT : 0) | (m.rec_nolimit ? QB_NOLIMIT : 0) |
+				    (m.rec_tick ? QB_TICK : 0) |
+				    (uint64_t)is_scorer_ideal(&c->score, m.left) << QB_IDEAL_SHIFT);
+	q->e[i][Q_FIELDS - 1] = 0;
 }
 
 bool is_sim_lanes_feed(struct is_sim_lanes *s, const struct is_record *rec, GError **error)
@@ -336,15 +439,17 @@ bool is_sim_lanes_feed(struct is_sim_lanes *s, const struct is_record *rec, GErr
 			    "lanes do not model", s->records + 1);
 		return false;
 	}
-	feed_lanes(s, &s->cpu[rec->cpu], rec);
+	enqueue(s, &s->cpu[rec->cpu], rec);
 	s->records++;
 	return true;
 }
 
-void is_sim_lanes_total(const struct is_sim_lanes *s, int lane, struct is_metrics *out)
+void is_sim_lanes_total(struct is_sim_lanes *s, int lane, struct is_metrics *out)
 {
 	struct is_metrics m;
 
+	for (int i = 0; i < s->cfg.cpus; i++)
+		run_queue(s, &s->cpu[i]);
 	is_metrics_init(out);
 	for (int i = 0; i < s->cfg.cpus; i++) {
 		const struct lanes_cpu *c = &s->cpu[i];
