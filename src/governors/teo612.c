@@ -838,9 +838,10 @@ struct teo_lanes {
 	tl_q residency_threshold_ns;
 	tl_q state0_skip;            /* mask: state0_sleep_length=skip */
 	unsigned int learning_rate[IS_LANES];
-	uint8_t pick_argmax[IS_LANES];
-	uint8_t range_chosen[IS_LANES];
-	uint8_t poll_avoid[IS_LANES];
+	tl_q pick_argmax;            /* masks: pick=argmax, range=chosen, poll=avoid */
+	tl_q range_chosen;
+	tl_q poll_avoid;
+	bool any_argmax;
 	bool weighted;
 	struct teo_env_cache ec;
 	uint16_t weights[IS_LANES][TL_BINS][WTEO_ROW];
@@ -962,6 +963,83 @@ TEO_HOT void teo_lanes_update(struct teo_lanes *tl, const struct teo_env_cache *
 					      (int)id[l], tl->learning_rate[l], upd[l]);
 }
 
+/*
+ * wteo's pick (teo_select_common() from "if (weighted && idx <
+ * prev_intercept_idx)") for every lane at once: wteo_pick_padded()'s
+ * running sums and count, on the lanes' rows turned into columns across
+ * the lanes (16-bit: a row sums to 1024), with no branch on which lanes
+ * pick (a coin toss per lane).  A lane's stream moves only where it draws.
+ * A lane with pick=argmax takes wteo_argmax() on its own.
+ */
+TEO_HOT tl_q wteo_lanes_pick(struct teo_lanes *tl, const struct teo_env_cache *ec,
+			     uint32_t disabled, struct is_gov_lanes_call *call, tl_q act, tl_q ts,
+			     int deepest, int count, tl_q idx)
+{
+	typedef uint16_t v8 __attribute__((vector_size(16)));
+	const v8 lo = { 0, 8, 1, 9, 2, 10, 3, 11 }, hi = { 4, 12, 5, 13, 6, 14, 7, 15 };
+	const v8 lo2 = { 0, 1, 8, 9, 2, 3, 10, 11 }, hi2 = { 4, 5, 12, 13, 6, 7, 14, 15 };
+	const v8 lo4 = { 0, 1, 2, 3, 8, 9, 10, 11 }, hi4 = { 4, 5, 6, 7, 12, 13, 14, 15 };
+	const tl_q pick = act & (idx < TL_Q(deepest));
+	const tl_q has_draw = tl_load(call->has_draw);
+	const tl_q random = pick & ~tl->pick_argmax;
+	const tl_q top = tl_blend_q(tl->range_chosen, idx, TL_Q(deepest));
+	v8 r[8], a[8], b[8], col[8], m16, p = { 0 }, x16, cnt = { 0 };
+	tl_q mask, x, draw;
+	tl_uq z;
+
+	G_STATIC_ASSERT(IS_LANES == 8);
+	/* enabled and teo_state_ok(), 0..top, polling states out on poll=avoid */
+	mask = tl_blend_q(ts, TL_Q(ec->long_ok), TL_Q((uint32_t)~disabled)) &
+	       ((TL_Q(2) << top) - 1) &
+	       tl_blend_q(tl->poll_avoid, TL_Q((uint32_t)~ec->polling), TL_Q(-1));
+	m16 = __builtin_convertvector(mask, v8);
+	/* is_rng_next()'s splitmix64 */
+	memcpy(&z, call->rng, sizeof(z));
+	z += (tl_uq)(random & ~has_draw) & 0x9e3779b97f4a7c15ull;
+	memcpy(call->rng, &z, sizeof(z));
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	draw = tl_blend_q(has_draw, tl_load(call->draw) & 0xffffffff, (tl_q)(z >> 32));
+	/* the lanes' rows as columns: interleave 16-, 32-, then 64-bit pieces */
+	for (int l = 0; l < 8; l++)
+		memcpy(&r[l], tl->weights[l][idx[l]], sizeof(r[l]));
+	for (int k = 0; k < 4; k++) {
+		a[2 * k] = __builtin_shuffle(r[2 * k], r[2 * k + 1], lo);
+		a[2 * k + 1] = __builtin_shuffle(r[2 * k], r[2 * k + 1], hi);
+	}
+	for (int k = 0; k < 2; k++) {
+		b[4 * k] = __builtin_shuffle(a[4 * k], a[4 * k + 2], lo2);
+		b[4 * k + 1] = __builtin_shuffle(a[4 * k], a[4 * k + 2], hi2);
+		b[4 * k + 2] = __builtin_shuffle(a[4 * k + 1], a[4 * k + 3], lo2);
+		b[4 * k + 3] = __builtin_shuffle(a[4 * k + 1], a[4 * k + 3], hi2);
+	}
+	for (int k = 0; k < 4; k++) {
+		col[2 * k] = __builtin_shuffle(b[k], b[k + 4], lo4);
+		col[2 * k + 1] = __builtin_shuffle(b[k], b[k + 4], hi4);
+	}
+	/* running sums of the candidates' weights; the state is the first past x */
+	for (int j = 0; j < 8; j++)
+		col[j] = p += col[j] & -((m16 >> j) & 1);
+	x = (tl_q)(((tl_uq)draw * __builtin_convertvector(p, tl_uq)) >> 32);
+	x16 = __builtin_convertvector(x, v8);
+	for (int j = 0; j < 8; j++)
+		cnt -= (v8)(col[j] <= x16);
+	tl_store(call->draw_used, random);
+	if (__builtin_expect(tl->any_argmax, 0))
+		for (int l = 0; l < IS_LANES; l++) {
+			int j;
+
+			if (!(pick[l] & tl->pick_argmax[l]))
+				continue;
+			j = wteo_argmax(tl->weights[l][idx[l]], count, (uint32_t)mask[l]);
+			if (j >= 0)
+				idx[l] = j;
+		}
+	return tl_blend_q(random & __builtin_convertvector(p != 0, tl_q),
+			  __builtin_convertvector(cnt, tl_q), idx);
+}
+
 TL_TARGET static void teo_lanes_select(void *st, const struct is_gov_env *env,
 			     struct is_gov_lanes_call *call)
 {
@@ -1020,40 +1098,8 @@ TL_TARGET static void teo_lanes_select(void *st, const struct is_gov_env *env,
 		done |= hit | brk;
 	}
 	tl_store(call->draw_used, TL_Q(0));
-	if (tl->weighted) {
-		/*
-		 * Every lane's pick is computed, without a branch on whether it
-		 * picks (a coin toss per lane); a lane that does not pick keeps
-		 * its state and its stream.
-		 */
-		const tl_q pick = act & (idx < TL_Q(deepest));
-		const uint64_t golden = 0x9e3779b97f4a7c15ull;
-
-		for (int l = 0; l < IS_LANES; l++) {
-			const uint16_t *row = tl->weights[l][idx[l]];
-			const int top = tl->range_chosen[l] ? (int)idx[l] : deepest;
-			const bool draws = pick[l] && !tl->pick_argmax[l] && !call->has_draw[l];
-			uint32_t mask = (ts[l] ? ec->long_ok : ~env->disabled) & ((2u << top) - 1);
-			uint64_t z;
-			int j;
-
-			mask &= tl->poll_avoid[l] ? ~ec->polling : ~0u;
-			/* is_rng_next()'s splitmix64, its state moved only by a draw */
-			call->rng[l] += draws ? golden : 0;
-			z = call->rng[l];
-			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-			z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-			z ^= z >> 31;
-			if (tl->pick_argmax[l])
-				j = wteo_argmax(row, count, mask);
-			else
-				j = wteo_pick_padded(row, mask,
-						     call->has_draw[l] ? (uint32_t)call->draw[l] : (uint32_t)(z >> 32),
-						     TL_BINS);
-			call->draw_used[l] = pick[l] && !tl->pick_argmax[l] ? -1 : 0;
-			idx[l] = pick[l] && j >= 0 ? j : idx[l];
-		}
-	}
+	if (tl->weighted)
+		idx = wteo_lanes_pick(tl, ec, env->disabled, call, act, ts, deepest, count, idx);
 	/* 4b20b07ce72f's read when the intercepts logic picked state 0 */
 	s0 = (idx == 0) & ~tl->state0_skip;
 	idx = tl_min_q(idx, TL_Q(ec->constraint_idx));
@@ -1123,9 +1169,10 @@ static int teo_lanes_init_common(void *st, const struct is_gov_env *env,
 		if (!weighted)
 			continue;
 		tl->learning_rate[l] = (unsigned int)p[l].v[P_LEARNING_RATE];
-		tl->pick_argmax[l] = p[l].v[P_PICK] == 1;
-		tl->range_chosen[l] = p[l].v[P_RANGE] == 1;
-		tl->poll_avoid[l] = p[l].v[P_POLL] == 1;
+		tl->pick_argmax[l] = -(int64_t)(p[l].v[P_PICK] == 1);
+		tl->range_chosen[l] = -(int64_t)(p[l].v[P_RANGE] == 1);
+		tl->poll_avoid[l] = -(int64_t)(p[l].v[P_POLL] == 1);
+		tl->any_argmax |= p[l].v[P_PICK] == 1;
 		for (int i = 0; i < count; i++)
 			wteo_init_row(tl->weights[l][i], count, i,
 				      (unsigned int)p[l].v[P_INIT_SELF_WEIGHT]);
