@@ -95,6 +95,10 @@ uint32_t is_gov_random_u32(struct is_gov_call *c);
 
 /* The next value of a simulated CPU's random stream (splitmix64). */
 uint64_t is_rng_next(uint64_t *s);
+/* splitmix64's constants, for the lanes' copy of is_rng_next() (governor lanes) */
+#define IS_RNG_GOLDEN 0x9e3779b97f4a7c15ull
+#define IS_RNG_MUL1 0xbf58476d1ce4e5b9ull
+#define IS_RNG_MUL2 0x94d049bb133111ebull
 
 /* What cpuidle_reflect() and the next select see of the finished period. */
 struct is_gov_wake {

@@ -995,10 +995,10 @@ TEO_HOT tl_q wteo_lanes_pick(struct teo_lanes *tl, const struct teo_env_cache *e
 	m16 = __builtin_convertvector(mask, v8);
 	/* is_rng_next()'s splitmix64 */
 	memcpy(&z, call->rng, sizeof(z));
-	z += (tl_uq)(random & ~has_draw) & 0x9e3779b97f4a7c15ull;
+	z += (tl_uq)(random & ~has_draw) & IS_RNG_GOLDEN;
 	memcpy(call->rng, &z, sizeof(z));
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z = (z ^ (z >> 30)) * IS_RNG_MUL1;
+	z = (z ^ (z >> 27)) * IS_RNG_MUL2;
 	z ^= z >> 31;
 	draw = tl_blend_q(has_draw, tl_load(call->draw) & 0xffffffff, (tl_q)(z >> 32));
 	/* the lanes' rows as columns: interleave 16-, 32-, then 64-bit pieces */

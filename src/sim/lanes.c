@@ -128,7 +128,7 @@ struct is_sim_lanes *is_sim_lanes_new(const struct is_sim_config *cfg, const str
 		c->tt.tick_at = c->tt.timer_at = INT64_MIN;
 		/* each lane's stream is the one its own simulation would draw from */
 		for (int l = 0; l < IS_LANES; l++) {
-			c->rng[l] = seed[l < n ? l : n - 1] ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1));
+			c->rng[l] = seed[l < n ? l : n - 1] ^ (IS_RNG_GOLDEN * (uint64_t)(i + 1));
 			is_metrics_acc_init(&c->acc[l]);
 		}
 		/* vectors of IS_LANES 64-bit lanes: aligned as the widest loads want */

@@ -10,10 +10,10 @@
 /* splitmix64: one 64-bit state per CPU, seeded from (seed, cpu). */
 uint64_t is_rng_next(uint64_t *s)
 {
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+	uint64_t z = (*s += IS_RNG_GOLDEN);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z = (z ^ (z >> 30)) * IS_RNG_MUL1;
+	z = (z ^ (z >> 27)) * IS_RNG_MUL2;
 	return z ^ (z >> 31);
 }
 

@@ -231,7 +231,7 @@ struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 		c->env.cpu = i;
 		c->env.inst = s->inst;
 		/* Per-CPU stream: independent of thread count and CPU order. */
-		c->rng = cfg->seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1));
+		c->rng = cfg->seed ^ (IS_RNG_GOLDEN * (uint64_t)(i + 1));
 		c->tt.tick_at = c->tt.timer_at = INT64_MIN;
 		set_disabled(s, c, cfg->disabled);
 		is_metrics_acc_init(&c->acc);
