@@ -37,6 +37,22 @@ for f in csv jsonl; do
 	cmp -s "$T/j1.$f" "$T/j2.$f" && cmp -s "$T/j1.$f" "$T/j4.$f" && ok ||
 		bad "$f output differs between -j 1, 2 and 4"
 done
+# Lanes (eight points in lockstep) and --scalar (one simulation per point):
+# the same bytes, for wteo and teo-6.12, the bundled captures too, every
+# param kind of wteo; a trace that disables a state (no lanes) beside one.
+$S -j 2 --scalar -o "$T/sc.csv" && cmp -s "$T/j1.csv" "$T/sc.csv" && ok ||
+	bad "sweep --scalar differs from the default (lanes)"
+for g in "wteo --grid pick=random,argmax --grid range=reference,chosen --grid poll=allow,avoid --grid learning_rate=0,517,1024" \
+	"teo-6.12 --grid pulse=1,1024,3000 --grid decay_shift=1,3 --grid state0_sleep_length=read,skip --grid residency_threshold_ns=0,50000"; do
+	for t in "qemu-x86-wteo.trace -t $TRACES/events.trace" qemu-ppc64le-teo.trace; do
+		# shellcheck disable=SC2086
+		L="$IDLESIM sweep -q -t $TRACES/$t -g $g"
+		rm -f "$T/ln.csv" "$T/lns.csv"
+		$L -j 2 -o "$T/ln.csv" && $L -j 2 --scalar -o "$T/lns.csv" &&
+			cmp -s "$T/ln.csv" "$T/lns.csv" && ok ||
+			bad "sweep -g ${g%% *} over ${t%% *}: lanes and --scalar differ"
+	done
+done
 [ "$(wc -l < "$T/j1.csv")" -eq 31 ] && ok || bad "30 points should give a header and 30 rows"
 [ "$(wc -l < "$T/j1.jsonl")" -eq 30 ] && ok || bad "30 points should give 30 JSON lines"
 [ ! -e "$T/j1.csv.partial" ] && ok || bad "the journal is left after a complete run"
