@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The event loop for IS_LANES points of a sweep in lockstep: one governor,
- * one trace, different params (and seeds).  Each record is taken once for
- * all lanes: what the idle-loop model makes of it whatever the governor
- * chose (model.h's is_model_rec: the exit latency taken out, the tick
- * timeline, the ideal state of the first selection) is computed once, and
- * the governor's lanes_select() runs every lane's selection at once.  What
- * depends on a lane's choice (how its period ends, its re-selections, its
- * metrics) is the same code as sim.c's feed_model(), lane by lane.
+ * The event loop for IS_LANES points of a sweep at once: one governor, one
+ * trace, different params (and seeds).  Each record is taken once for all
+ * lanes: what the idle-loop model makes of it whatever the governor chose
+ * (model.h's is_model_rec: the exit latency taken out, the tick timeline,
+ * the ideal state of the first selection) is computed once, into its CPU's
+ * queue.  Then the governor's lanes_select() makes one selection for every
+ * lane at once, and how each lane's period ends, whether it selects again
+ * and what it adds to its metrics are sim.c's feed_model() steps done on
+ * vectors, the lanes' choices as masks (no branch per lane).
  *
  * Each lane's metrics are bit for bit those of a simulation of its own
  * (is_sim_new() with that lane's params and seed); tests/test-lanes.c
