@@ -42,6 +42,23 @@ cmp -s "$T/j1.json" "$T/j2.json" && ok || bad "-j 1 and -j 2 differ"
 "$IDLESIM" regress -q -f csv teo-6.1 teo-6.12 | head -1 |
 	grep -q '^case,metric,old,new,noise,verdict,case_verdict$' && ok || bad "csv header"
 
+# A signal while it builds or runs: nothing written, the scratch directory
+# (plugins, patched trees) removed, the exit status 128 + the signal.
+mkdir "$T/tmp"
+TMPDIR="$T/tmp" "$IDLESIM" regress -q -j 1 --full -o "$T/sig.out" "$TESTDATA/kgov/toy.c" teo-6.12 \
+	> /dev/null 2> "$T/sig.err" &
+pid=$!
+i=0
+while [ -z "$(ls "$T/tmp")" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+sleep 0.3
+kill -TERM $pid
+wait $pid
+st=$?
+[ $st = 143 ] && ok || bad "regress killed by SIGTERM: exit status $st, not 143 (finished first?)"
+[ -z "$(ls "$T/tmp")" ] && ok || bad "regress killed by SIGTERM left $(ls "$T/tmp")"
+[ ! -e "$T/sig.out" ] && ok || bad "regress killed by SIGTERM wrote its output"
+grep -q "interrupted: nothing written" "$T/sig.err" && ok || bad "regress killed: no message"
+
 # Each detector, with the toy governor of test-kgov.sh (tests/data/kgov)
 # against teo-6.12 on small cases of their own.
 if "$IDLESIM" kgov build "$TESTDATA/kgov/toy.c" -o "$T/toy.so" > /dev/null 2> "$T/kgov.err"; then

@@ -111,6 +111,8 @@ struct is_regress_options {
 	/* called after each run, from the worker that made it (serialised) */
 	void (*progress)(void *ctx, int done, int total);
 	void *progress_ctx;
+	/* polled before each run: nonzero stops them (NULL with IS_ERROR_CANCELLED) */
+	const volatile int *cancel;
 };
 
 /*

@@ -149,6 +149,7 @@ enum {
 	IS_ERROR_IO,
 	IS_ERROR_PARSE,
 	IS_ERROR_INVALID,
+	IS_ERROR_CANCELLED,   /* the caller's cancel flag was raised */
 };
 
 #endif

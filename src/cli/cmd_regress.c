@@ -4,6 +4,7 @@
  * (docs/regress.md).  OLD and NEW are built-in governors, plugins, or
  * governor source files built here with `idlesim kgov build`.
  */
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
@@ -11,6 +12,18 @@
 #include "cli.h"
 
 #define EXIT_WORSE 3
+
+/*
+ * SIGINT, SIGTERM, SIGHUP while regress runs: it stops starting runs and
+ * removes its scratch directory (plugins, patched trees) before it exits,
+ * which main()'s handler, made for single files, cannot do.
+ */
+static volatile int interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
 
 struct side {
 	const char *arg;
@@ -35,10 +48,12 @@ static char *build_source(const char *file, const char *tree, const char *dir, c
 
 	if (!self || !g_spawn_sync(NULL, (char **)av, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
 				   NULL, &serr, &st, &err) || !g_spawn_check_wait_status(st, NULL)) {
-		if (serr)
+		/* a build that Ctrl-C stopped is not a build error */
+		if (serr && !interrupted)
 			fputs(serr, stderr);
-		cli_error("regress: %s: kgov build failed%s%s", file, err ? ": " : "",
-			  err ? err->message : "");
+		if (!interrupted)
+			cli_error("regress: %s: kgov build failed%s%s", file, err ? ": " : "",
+				  err ? err->message : "");
 		g_clear_error(&err);
 		g_free(out);
 		return NULL;
@@ -369,6 +384,8 @@ int cmd_regress(int argc, char **argv)
 	struct side o = { 0 }, n = { 0 };
 	struct is_regress_corpus *cp = NULL;
 	struct is_regress_options ro = { 0 };
+	static const int sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { 0 }, old_sa[3];
 	GPtrArray *res = NULL;
 	g_autofree char *tmp = NULL;
 	struct cli_out co;
@@ -406,6 +423,10 @@ int cmd_regress(int argc, char **argv)
 		g_error_free(err);
 		return EXIT_RUNTIME;
 	}
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old_sa[i]);
 	if (!resolve(&o, oparams, tree, tmp, "old", &code) ||
 	    !resolve(&n, nparams, tree, tmp, "new", &code))
 		goto out;
@@ -440,7 +461,7 @@ int cmd_regress(int argc, char **argv)
 	tty = !quiet && isatty(STDERR_FILENO);
 	ro = (struct is_regress_options){
 		.full = full, .jobs = jobs ? jobs : (int)g_get_num_processors(),
-		.progress = progress, .progress_ctx = &tty,
+		.progress = progress, .progress_ctx = &tty, .cancel = &interrupted,
 	};
 	res = is_regress_run(cp, &o.spec, &n.spec, &ro, &err);
 	if (!res)
@@ -461,7 +482,8 @@ int cmd_regress(int argc, char **argv)
 			code = EXIT_WORSE;
 	goto out;
 fail:
-	cli_error("%s", err->message);
+	if (!interrupted)
+		cli_error("%s", err->message);
 	g_error_free(err);
 	code = EXIT_RUNTIME;
 out:
@@ -483,6 +505,12 @@ out:
 
 		g_spawn_sync(NULL, (char **)av, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
 			     NULL, NULL);
+		for (int i = 0; i < 3; i++)
+			sigaction(sigs[i], &old_sa[i], NULL);
+	}
+	if (interrupted) {
+		cli_error("interrupted: nothing written, the scratch directory removed");
+		code = 128 + interrupted;
 	}
 	return code;
 }

@@ -432,6 +432,10 @@ static void pool_fn(gpointer data, gpointer user)
 	struct pool_ctx *p = user;
 	struct job *j = &p->jobs[GPOINTER_TO_INT(data) - 1];
 
+	if (p->o->cancel && *p->o->cancel) {
+		g_set_error(&j->err, IS_ERROR, IS_ERROR_CANCELLED, "interrupted");
+		return;
+	}
 	if (!run_one(j->k, j->spec, j->seed, j->r, &j->err) && j->err)
 		g_prefix_error(&j->err, "case %s, seed %" G_GUINT64_FORMAT ", %s: ", j->k->name,
 			       j->seed, j->spec->gov->name);
