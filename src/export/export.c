@@ -14,6 +14,7 @@
  * The periods are held in memory until written: 24 bytes each.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -564,8 +565,28 @@ bool is_export_write(struct is_export *x, const char *dir, GError **error)
 		}
 	}
 	ok = false;
+	/*
+	 * The previous simulation and the new one swapped in one step
+	 * (renameat2(RENAME_EXCHANGE), Linux 3.15, most local file systems):
+	 * at no instant is there no bundle at @dir.  @tmp then holds the
+	 * previous one under the tracked names, so that a signal from here on
+	 * removes it and leaves the new one in place.
+	 */
 	if (g_file_test(dir, G_FILE_TEST_EXISTS)) {
-		/* the previous simulation: moved aside, removed once replaced */
+		if (renameat2(AT_FDCWD, tmp, AT_FDCWD, dir, RENAME_EXCHANGE) == 0) {
+			ok = true;
+			remove_bundle(tmp, paths);
+			goto out;
+		}
+		if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
+			io_fail(error, dir);
+			goto out;
+		}
+		/*
+		 * No exchange on this file system: the previous simulation
+		 * moved aside, removed once replaced (a signal between the two
+		 * renames loses it).
+		 */
 		old = g_strdup_printf("%s.old.XXXXXX", tmp);
 		if (!g_mkdtemp(old) || rmdir(old) != 0 || rename(dir, old) != 0) {
 			g_clear_pointer(&old, g_free);
