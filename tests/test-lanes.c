@@ -137,9 +137,9 @@ static bool lanes_here(void)
 #define SKIP_WITHOUT_LANES() \
 	do { \
 		if (!lanes_here()) { \
-			print_message("lanes need AVX-512 (F, DQ, BW, VL): not on this CPU, " \
-				      "so sweeps run one simulation per point and there is " \
-				      "nothing to compare\n"); \
+			print_message("no lanes here (they need a GCC build and a CPU with " \
+				      "AVX-512 F, DQ, BW and VL): sweeps run one simulation " \
+				      "per point, and there is nothing to compare\n"); \
 			skip(); \
 		} \
 	} while (0)

@@ -812,6 +812,7 @@ static void wteo_dump(const void *st, const struct is_gov_env *env, GString *out
 	is_gov_dump_matrix(out, env->cpu, env->drv->count, m, IS_STATE_MAX);
 }
 
+#if IS_HAVE_LANES
 /*
  * Lanes (governor.h): teo-6.12 and wteo for IS_LANES points at once, on
  * tables of 2 to 7 states none of which is ever disabled.  The same steps
@@ -1190,6 +1191,8 @@ static int wteo_lanes_init(void *st, const struct is_gov_env *env, const struct 
 	return teo_lanes_init_common(st, env, p, true);
 }
 
+#endif /* IS_HAVE_LANES */
+
 const struct is_governor is_gov_wteo = {
 	.name = "wteo",
 	.description = "weighted history on teo-6.12, as the kernel series' wteo",
@@ -1200,11 +1203,13 @@ const struct is_governor is_gov_wteo = {
 	.select = wteo_select,
 	.reflect = teo_reflect,
 	.dump = wteo_dump,
+#if IS_HAVE_LANES
 	.lanes_state_size = sizeof(struct teo_lanes),
 	.lanes_ok = teo_lanes_ok,
 	.lanes_init = wteo_lanes_init,
 	.lanes_select = teo_lanes_select,
 	.lanes_reflect = teo_lanes_reflect,
+#endif
 };
 
 const struct is_governor is_gov_teo612 = {
@@ -1216,10 +1221,12 @@ const struct is_governor is_gov_teo612 = {
 	.init = teo_enable_device,
 	.select = teo_select,
 	.reflect = teo_reflect,
+#if IS_HAVE_LANES
 	.lanes_state_size = sizeof(struct teo_lanes),
 	.lanes_ok = teo_lanes_ok,
 	.lanes_init = teo_lanes_init,
 	.lanes_select = teo_lanes_select,
 	.lanes_reflect = teo_lanes_reflect,
+#endif
 };
 

@@ -154,6 +154,7 @@ void is_sim_lanes_free(struct is_sim_lanes *s)
 	g_free(s);
 }
 
+#if IS_HAVE_LANES
 /* is_scorer_ideal() lane by lane */
 TL_HOT tl_q lanes_ideal(const struct is_scorer *c, tl_q idle_ns)
 {
@@ -425,6 +426,18 @@ static void enqueue(struct is_sim_lanes *s, struct lanes_cpu *c, const struct is
 				    (uint64_t)is_scorer_ideal(&c->score, m.left) << QB_IDEAL_SHIFT);
 	q->e[i][Q_FIELDS - 1] = 0;
 }
+
+#else
+static void enqueue(struct is_sim_lanes *s, struct lanes_cpu *c, const struct is_record *rec)
+{
+	(void)s, (void)c, (void)rec;
+}
+
+static void run_queue(struct is_sim_lanes *s, struct lanes_cpu *c)
+{
+	(void)s, (void)c;
+}
+#endif /* IS_HAVE_LANES */
 
 bool is_sim_lanes_feed(struct is_sim_lanes *s, const struct is_record *rec, GError **error)
 {

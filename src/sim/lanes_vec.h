@@ -18,6 +18,33 @@
 #include <string.h>
 #include "idlesim/governor.h"
 
+/*
+ * The functions that run lanes are built for AVX-512 (F, DQ, BW, VL: one
+ * instruction per 8 x s64 operation, and the variable permutes of
+ * tl_lookup()) and run only where the CPU has it (tl_cpu_ok()).  Built for
+ * anything less, the same code was slower than one simulation per point
+ * on this project's machine (AVX2: 4x slower; SSE2: 2.6x), so there lanes
+ * are not used at all.  GCC's only: clang has no __builtin_shuffle with a
+ * variable mask (a clang build, e.g. the fuzzers', has no lanes).
+ */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define IS_HAVE_LANES 1
+#define TL_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl")))
+static inline bool tl_cpu_ok(void)
+{
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+	       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
+}
+#else
+#define IS_HAVE_LANES 0
+static inline bool tl_cpu_ok(void)
+{
+	return false;
+}
+#endif
+
+#if IS_HAVE_LANES
 #pragma GCC diagnostic ignored "-Wpsabi"
 
 typedef int64_t tl_q __attribute__((vector_size(8 * IS_LANES)));
@@ -28,29 +55,6 @@ typedef double tl_d __attribute__((vector_size(8 * IS_LANES)));
 
 #define TL_HOT static inline __attribute__((always_inline))
 
-/*
- * The functions that run lanes are built for AVX-512 (F, DQ, BW, VL: one
- * instruction per 8 x s64 operation, and the variable permutes of
- * tl_lookup()) and run only where the CPU has it (tl_cpu_ok()).  Built for
- * anything less, the same code was slower than one simulation per point
- * on this project's machine (AVX2: 4x slower; SSE2: 2.6x), so there lanes
- * are not used at all.
- */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define TL_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl")))
-static inline bool tl_cpu_ok(void)
-{
-	__builtin_cpu_init();
-	return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-	       __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
-}
-#else
-#define TL_TARGET
-static inline bool tl_cpu_ok(void)
-{
-	return false;
-}
-#endif
 #define TL_Q(x) ((tl_q){ 0 } + (int64_t)(x))
 #define TL_U(x) ((tl_u){ 0 } + (uint32_t)(x))
 
@@ -128,5 +132,7 @@ TL_HOT tl_q tl_sat_add(tl_q a, tl_q b)
 
 	return tl_blend_q(over, tl_blend_q(b > 0, TL_Q(INT64_MAX), TL_Q(INT64_MIN)), r);
 }
+
+#endif /* IS_HAVE_LANES */
 
 #endif
