@@ -202,84 +202,6 @@ TL_HOT tl_q qbit(tl_q bits, int bit)
 	return (bits & bit) != 0;
 }
 
-/* The scorer's per-state constants as tables for tl_lookup(). */
-struct lanes_table {
-	int64_t paid[IS_LANES];        /* exit latency the model charges (0: exit-free) */
-	int64_t delay[IS_LANES];       /* exit latency, for "below" */
-	int64_t residency[IS_LANES];
-	int64_t below_thr[IS_LANES];
-	double power[IS_LANES];
-	double transition[IS_LANES];
-};
-
-/* One selection's period, lane by lane (is_model_end()'s struct on vectors). */
-struct lanes_end {
-	tl_q end, lres, cause, plim, tick_in, got_tick, polling;
-};
-
-/* is_model_end() for every lane. */
-TL_HOT void lanes_end(const struct is_scorer *score, const struct lanes_table *k, tl_q bits,
-		      tl_q idx, tl_q stopped, tl_q dtk, tl_q left, int64_t poll_lim,
-		      struct lanes_end *e)
-{
-	const tl_q rl = qbit(bits, QB_LIMIT), rt = qbit(bits, QB_TICK);
-	tl_q tk;
-
-	e->polling = ((TL_Q(score->polling) >> idx) & 1) != 0;
-	/* a poll: the recorded limit, else the model's, unless it ended by its wakeup */
-	e->plim = e->polling & (rl | (~qbit(bits, QB_NOLIMIT) & (left > TL_Q(poll_lim))));
-	e->end = tl_blend_q(e->plim & ~rl, TL_Q(poll_lim), left);
-	e->cause = tl_blend_q(e->plim, TL_Q(IS_CAUSE_POLL), bits & 7);
-	e->tick_in = e->polling & ~stopped & (dtk < e->end);
-	/* another state: the recorded tick, else a retained one due first */
-	tk = ~e->polling & (rt | (~stopped & (dtk < e->end)));
-	e->end = tl_blend_q(tk & ~rt, tl_max_q(dtk, TL_Q(0)), e->end);
-	e->cause = tl_blend_q(tk, TL_Q(IS_CAUSE_TICK), e->cause);
-	e->lres = e->end + (~e->polling & tl_lookup(k->paid, idx));
-	e->got_tick = (e->cause == TL_Q(IS_CAUSE_TICK)) | e->tick_in;
-}
-
-/*
- * is_metrics_acc_score() for the lanes of @live: the sums on vectors, the
- * histograms a scatter per lane (an idle lane adds 0, at indices that stay
- * in range).  The energy takes the scalar tally's two roundings in its
- * order.
- */
-TL_HOT void lanes_tally(struct lanes_cpu *c, const struct lanes_table *k, tl_q live, tl_q idx,
-			tl_q flags, tl_q ideal, const struct lanes_end *e, tl_d *energy)
-{
-	const tl_q acc_bin = TL_Q(IS_ACC_MID) + idx - ideal;
-	const tl_q res = tl_lookup(k->residency, idx), dl = tl_lookup(k->delay, idx);
-	const tl_q lres = e->lres;
-	/* cpuidle_enter_state(), Linux 6.12; see is_miss_kind() */
-	const tl_q above = (lres < res) & (((TL_Q(c->score.above_ok) >> idx) & 1) != 0);
-	const tl_q below = (lres >= res) & (lres > dl) &
-			   (((TL_Q(c->score.below_ok) >> idx) & 1) != 0) &
-			   (lres - dl >= tl_lookup(k->below_thr, idx));
-	const tl_q d = live & lres, a = live & above & 1, b = live & below & 1;
-	tl_d pw, tr, e1;
-
-#pragma GCC unroll 8
-	for (int l = 0; l < IS_LANES; l++) {
-		const uint64_t one = (uint64_t)live[l] & 1;
-
-		c->acc[l].count[idx[l]][e->cause[l]] += one;
-		c->acc[l].acc[acc_bin[l]] += one;
-		c->acc[l].flags[flags[l]] += one;
-		c->time_ns[idx[l]][l] += d[l];
-		c->above[idx[l]][l] += a[l];
-		c->below[idx[l]][l] += b[l];
-	}
-	tl_store(c->idle_ns, tl_load(c->idle_ns) + (live & e->end));
-	memcpy(&pw, k->power, sizeof(pw));
-	memcpy(&tr, k->transition, sizeof(tr));
-	pw = __builtin_shuffle(pw, idx);
-	tr = __builtin_shuffle(tr, idx);
-	e1 = *energy + pw * __builtin_convertvector(e->end, tl_d);
-	e1 = tl_blend_d(e->polling, e1, e1 + tr);
-	*energy = tl_blend_d(live, e1, *energy);
-}
-
 /*
  * feed_model() of sim.c (model.h's steps) for every lane of @c, over the
  * records of its queue: the same arithmetic on vectors, the lanes' choices
@@ -292,9 +214,10 @@ TL_TARGET static void run_queue(struct is_sim_lanes *s, struct lanes_cpu *c)
 	const struct lanes_queue *q = &c->q;
 	const int64_t tick_nsec = s->tick_nsec, tick_late = s->cfg.tick_late_ns;
 	const struct is_scorer *score = &c->score;
-	struct lanes_table k = { 0 };
 	struct is_gov_lanes_call call;
 	struct is_gov_lanes_wake wake;
+	int64_t delay[IS_LANES] = { 0 }, residency[IS_LANES] = { 0 }, below_thr[IS_LANES] = { 0 };
+	double power[IS_LANES] = { 0 }, transition[IS_LANES] = { 0 };
 	/* each lane's place: its record (at), and its pass through it */
 	tl_q at = { 0 }, fresh = TL_Q(-1), t = { 0 }, left = { 0 }, sleep = { 0 };
 	tl_q next_tick = { 0 }, entry = { 0 }, cont = { 0 }, has_draw = { 0 };
@@ -305,19 +228,18 @@ TL_TARGET static void run_queue(struct is_sim_lanes *s, struct lanes_cpu *c)
 	if (!q->n)
 		return;
 	for (int i = 0; i < drv->count; i++) {
-		k.paid[i] = s->cfg.exit_free ? 0 : score->delay[i];
-		k.delay[i] = score->delay[i];
-		k.residency[i] = score->residency[i];
-		k.below_thr[i] = score->below_thr[i];
-		k.power[i] = score->power[i];
-		k.transition[i] = score->transition[i];
+		delay[i] = s->cfg.exit_free ? 0 : score->delay[i];
+		residency[i] = score->residency[i];
+		below_thr[i] = score->below_thr[i];
+		power[i] = score->power[i];
+		transition[i] = score->transition[i];
 	}
 	call.latency_req_ns = q->lat_ns;
 	call.rng = c->rng;
 	memcpy(&energy, c->energy, sizeof(energy));
 	for (;;) {
-		struct lanes_end e;
-		tl_q act, dtk, idx, stop, stopped, again, ideal, rej, live, done, flags;
+		tl_q act, dtk, idx, stop, stopped, polling, plim, end, cause, tick_in, tk, lres, again;
+		tl_q ideal, res, got_tick, rcause, rej, live, done, rl;
 
 		act = at < TL_Q(q->n);
 		if (!tl_any(act))
@@ -341,6 +263,7 @@ TL_TARGET static void run_queue(struct is_sim_lanes *s, struct lanes_cpu *c)
 			cont &= ~fresh;
 			fresh = TL_Q(0);
 		}
+		rcause = bits & 7;
 		/* is_model_delta_tick() */
 		dtk = tl_sat_add(next_tick, TL_Q(tick_late)) - t;
 		if (__builtin_expect(tl_any(act & cont & (dtk <= 0)), 0)) {
@@ -359,7 +282,8 @@ TL_TARGET static void run_queue(struct is_sim_lanes *s, struct lanes_cpu *c)
 		tl_store(call.last_residency_ns, lres_all);
 		/* is_model_delta_next() */
 		tl_store(call.delta_next_ns,
-			 tl_blend_q(ts, sleep, tl_blend_q(cont, next_tick - entry, rtick)));
+			 tl_blend_q(ts, sleep, tl_blend_q(cont, next_tick - entry,
+							  rtick)));
 		g->lanes_select(c->gov, &c->env, &call);
 		idx = tl_blend_q(act, tl_load(call.idx), TL_Q(0));
 		stop = tl_load(call.stop_tick);
@@ -370,40 +294,98 @@ TL_TARGET static void run_queue(struct is_sim_lanes *s, struct lanes_cpu *c)
 			for (int l = 0; l < IS_LANES; l++)
 				c->acc[l].rejected[idx[l]] += (uint64_t)rej[l] & 1;
 		live = act & ~rej;
-		lanes_end(score, &k, bits, idx, stopped, dtk, left, s->poll_lim, &e);
-		lres_all = tl_blend_q(live, e.lres, tl_blend_q(rej, TL_Q(0), lres_all));
+		/* is_model_end() */
+		polling = ((TL_Q(score->polling) >> idx) & 1) != 0;
+		rl = qbit(bits, QB_LIMIT);
+		plim = polling & (rl | (~qbit(bits, QB_NOLIMIT) & (left > TL_Q(s->poll_lim))));
+		end = tl_blend_q(plim & ~rl, TL_Q(s->poll_lim), left);
+		cause = tl_blend_q(plim, TL_Q(IS_CAUSE_POLL), rcause);
+		tick_in = polling & ~stopped & (dtk < end);
+		tk = ~polling & (qbit(bits, QB_TICK) | (~stopped & (dtk < end)));
+		end = tl_blend_q(tk & ~qbit(bits, QB_TICK), tl_max_q(dtk, TL_Q(0)), end);
+		cause = tl_blend_q(tk, TL_Q(IS_CAUSE_TICK), cause);
+		lres = end + (~polling & tl_lookup(delay, idx));
+		got_tick = (cause == TL_Q(IS_CAUSE_TICK)) | tick_in;
+		lres_all = tl_blend_q(live, lres, tl_blend_q(rej, TL_Q(0), lres_all));
 		tl_store(wake.active, live);
 		tl_store(wake.entered, idx);
-		tl_store(wake.now_ns, t + e.lres + pass);
-		tl_store(wake.got_tick, e.got_tick);
-		tl_store(wake.poll_time_limit, e.plim);
+		tl_store(wake.now_ns, t + lres + pass);
+		tl_store(wake.got_tick, got_tick);
+		tl_store(wake.poll_time_limit, plim);
 		if (g->lanes_reflect)
 			g->lanes_reflect(c->gov, &c->env, &wake);
 
+		/* is_metrics_acc_score(), lane by lane where it scatters */
 		ideal = (bits >> QB_IDEAL_SHIFT) & 15;
 		if (tl_any(cont))
 			ideal = tl_blend_q(cont, lanes_ideal(score, left), ideal);
-		flags = (stop & 1) | ((stopped & 1) << 1) |
-			((tl_load(call.sleep_length_read) & 1) << 2) |
-			((tl_load(call.draw_used) & 1) << 3);
-		lanes_tally(c, &k, live, idx, flags, ideal, &e, &energy);
+		{
+			const tl_q flags = (stop & 1) | ((stopped & 1) << 1) |
+					   ((tl_load(call.sleep_length_read) & 1) << 2) |
+					   ((tl_load(call.draw_used) & 1) << 3);
+			const tl_q acc_bin = TL_Q(IS_ACC_MID) + idx - ideal;
+
+			/* an idle lane adds 0, at indices that stay in range */
+#pragma GCC unroll 8
+			for (int l = 0; l < IS_LANES; l++) {
+				const uint64_t one = (uint64_t)live[l] & 1;
+
+				c->acc[l].count[idx[l]][cause[l]] += one;
+				c->acc[l].acc[acc_bin[l]] += one;
+				c->acc[l].flags[flags[l]] += one;
+			}
+		}
+		res = tl_lookup(residency, idx);
+		/* cpuidle_enter_state(), Linux 6.12; see is_miss_kind() */
+		{
+			const tl_q dl = tl_lookup(c->score.delay, idx);
+			const tl_q above = (lres < res) &
+					   (((TL_Q(score->above_ok) >> idx) & 1) != 0);
+			const tl_q below = (lres >= res) & (lres > dl) &
+					   (((TL_Q(score->below_ok) >> idx) & 1) != 0) &
+					   (lres - dl >= tl_lookup(below_thr, idx));
+			const tl_q d = live & lres, a = live & above & 1, b = live & below & 1;
+
+#pragma GCC unroll 8
+			for (int l = 0; l < IS_LANES; l++) {
+				c->time_ns[idx[l]][l] += d[l];
+				c->above[idx[l]][l] += a[l];
+				c->below[idx[l]][l] += b[l];
+			}
+		}
+		tl_store(c->idle_ns, tl_load(c->idle_ns) + (live & end));
+		{
+			tl_d pw, tr, e1;
+
+			memcpy(&pw, power, sizeof(pw));
+			memcpy(&tr, transition, sizeof(tr));
+			pw = __builtin_shuffle(pw, idx);
+			tr = __builtin_shuffle(tr, idx);
+			/* the same two roundings as the scalar tally, in its order */
+			e1 = energy + pw * __builtin_convertvector(end, tl_d);
+			e1 = tl_blend_d(polling, e1, e1 + tr);
+			energy = tl_blend_d(live, e1, energy);
+		}
 
 		/* is_model_next() */
-		t += e.lres;
-		again = live & (e.cause != (bits & 7)) & (left > e.lres);
-		left = tl_blend_q(again, left - e.lres, left);
+		t += lres;
+		again = live & (cause != rcause) & (left > lres);
+		left = tl_blend_q(again, left - lres, left);
 		{
-			const tl_q gt = again & e.got_tick;
-			const tl_q tat = tl_blend_q(e.tick_in, tl_blend_q(dtk > 0, t - e.lres + dtk,
-									    t - e.lres), t);
+			const tl_q gt = again & got_tick;
+			const tl_q tat = tl_blend_q(tick_in, tl_blend_q(dtk > 0, t - lres + dtk, t - lres), t);
 
 			sleep = tl_blend_q(gt, tl_sat_add(sleep, -(tat - entry)), sleep);
 			entry = tl_blend_q(gt, tat, entry);
 		}
-		sleep = tl_blend_q(again & (sleep < left + (t - entry)), left + (t - entry), sleep);
+		{
+			const tl_q fl = left + (t - entry);
+
+			sleep = tl_blend_q(again & (sleep < fl), fl, sleep);
+		}
 		done = act & ~again;
 		ts = tl_blend_q(done, stopped & qbit(bits, QB_NOWORK),
-				tl_blend_q(again, (e.cause == TL_Q(IS_CAUSE_POLL)) & stopped, ts));
+				tl_blend_q(again, (cause == TL_Q(IS_CAUSE_POLL)) & stopped, ts));
 		cont |= again;
 		/* a recorded draw belongs to the record's first selection */
 		has_draw &= ~again;
