@@ -57,6 +57,7 @@ static void varied_params(const struct is_governor *g, int k, struct is_params *
 	p->v[pidx(g, "pick")] = (k / 7) % 2;
 	p->v[pidx(g, "range")] = (k / 3) % 2;
 	p->v[pidx(g, "poll")] = (k / 4) % 2;
+	p->v[pidx(g, "trigger")] = (k / 6) % 2;
 }
 
 struct machine {
@@ -282,7 +283,7 @@ static void test_not_supported(void **state)
 	assert_true(is_sim_lanes_supported(&cfg, p, IS_LANES));
 	assert_false(is_sim_lanes_supported(&cfg, p, IS_LANES + 1));
 	p[3].v[pidx(w, "trigger")] = 1;
-	assert_false(is_sim_lanes_supported(&cfg, p, IS_LANES));
+	assert_true(is_sim_lanes_supported(&cfg, p, IS_LANES));
 	p[3].v[pidx(w, "trigger")] = 0;
 	p[5].v[pidx(w, "aging")] = 1;
 	assert_false(is_sim_lanes_supported(&cfg, p, IS_LANES));

@@ -42,7 +42,7 @@ done
 # param kind of wteo; a trace that disables a state (no lanes) beside one.
 $S -j 2 --scalar -o "$T/sc.csv" && cmp -s "$T/j1.csv" "$T/sc.csv" && ok ||
 	bad "sweep --scalar differs from the default (lanes)"
-for g in "wteo --grid pick=random,argmax --grid range=reference,chosen --grid poll=allow,avoid --grid learning_rate=0,517,1024" \
+for g in "wteo --grid pick=random,argmax --grid range=reference,chosen --grid poll=allow,avoid --grid trigger=deepest,timer --grid learning_rate=0,517,1024" \
 	"teo-6.12 --grid pulse=1,1024,3000 --grid decay_shift=1,3 --grid state0_sleep_length=read,skip --grid residency_threshold_ns=0,50000"; do
 	for t in "qemu-x86-wteo.trace -t $TRACES/events.trace" qemu-ppc64le-teo.trace; do
 		# shellcheck disable=SC2086

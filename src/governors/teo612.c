@@ -839,10 +839,12 @@ struct teo_lanes {
 	tl_q residency_threshold_ns;
 	tl_q state0_skip;            /* mask: state0_sleep_length=skip */
 	unsigned int learning_rate[IS_LANES];
-	tl_q pick_argmax;            /* masks: pick=argmax, range=chosen, poll=avoid */
+	tl_q pick_argmax;            /* masks: pick=argmax, range=chosen, poll=avoid, */
 	tl_q range_chosen;
 	tl_q poll_avoid;
+	tl_q trigger_timer;          /* trigger=timer */
 	bool any_argmax;
+	bool any_trigger;
 	bool weighted;
 	struct teo_env_cache ec;
 	uint16_t weights[IS_LANES][TL_BINS][WTEO_ROW];
@@ -973,17 +975,16 @@ TEO_HOT void teo_lanes_update(struct teo_lanes *tl, const struct teo_env_cache *
  * A lane with pick=argmax takes wteo_argmax() on its own.
  */
 TEO_HOT tl_q wteo_lanes_pick(struct teo_lanes *tl, const struct teo_env_cache *ec,
-			     uint32_t disabled, struct is_gov_lanes_call *call, tl_q act, tl_q ts,
-			     int deepest, int count, tl_q idx)
+			     uint32_t disabled, struct is_gov_lanes_call *call, tl_q pick, tl_q ts,
+			     tl_q ref, int count, tl_q idx)
 {
 	typedef uint16_t v8 __attribute__((vector_size(16)));
 	const v8 lo = { 0, 8, 1, 9, 2, 10, 3, 11 }, hi = { 4, 12, 5, 13, 6, 14, 7, 15 };
 	const v8 lo2 = { 0, 1, 8, 9, 2, 3, 10, 11 }, hi2 = { 4, 5, 12, 13, 6, 7, 14, 15 };
 	const v8 lo4 = { 0, 1, 2, 3, 8, 9, 10, 11 }, hi4 = { 4, 5, 6, 7, 12, 13, 14, 15 };
-	const tl_q pick = act & (idx < TL_Q(deepest));
 	const tl_q has_draw = tl_load(call->has_draw);
 	const tl_q random = pick & ~tl->pick_argmax;
-	const tl_q top = tl_blend_q(tl->range_chosen, idx, TL_Q(deepest));
+	const tl_q top = tl_blend_q(tl->range_chosen, idx, ref);
 	v8 r[8], a[8], b[8], col[8], m16, p = { 0 }, x16, cnt = { 0 };
 	tl_q mask, x, draw;
 	tl_uq z;
@@ -1050,7 +1051,7 @@ TL_TARGET static void teo_lanes_select(void *st, const struct is_gov_env *env,
 	const int64_t tick_nsec = env->tick_nsec;
 	const tl_q act = tl_load(call->active), ts = tl_load(call->tick_stopped);
 	tl_q now, sl_in, dn_in, lres, idx, cond, done, fs, okbits, s0, zero, thr, rd, read, r;
-	tl_q duration, dt, pb, keep;
+	tl_q duration, dt, pb, keep, trig = { 0 };
 	tl_u ii = { 0 }, ih = { 0 }, ti = { 0 }, isum = { 0 };
 	int deepest;
 
@@ -1099,8 +1100,25 @@ TL_TARGET static void teo_lanes_select(void *st, const struct is_gov_env *env,
 		done |= hit | brk;
 	}
 	tl_store(call->draw_used, TL_Q(0));
-	if (tl->weighted)
-		idx = wteo_lanes_pick(tl, ec, env->disabled, call, act, ts, deepest, count, idx);
+	if (tl->weighted) {
+		/* the intercepts logic moved: wteo's row picks */
+		const tl_q moved = act & (idx < TL_Q(deepest));
+		tl_q ref = TL_Q(deepest), pick = moved;
+
+		if (tl->any_trigger) {
+			/*
+			 * trigger=timer: the sleep length read here (kept for
+			 * teo_update()), the state it alone gives as the
+			 * reference, no pick unless TEO went shallower than it
+			 */
+			trig = moved & tl->trigger_timer;
+			ref = tl_blend_q(trig, tl_min_q(ref, TL_Q(ec->constraint_idx)), ref);
+			ref = tl_blend_q(trig & (tl_residency(ec, ref) > sl_in),
+					 tl_find_shallower(ec, count, ref, sl_in), ref);
+			pick = moved & ~(trig & (idx >= ref));
+		}
+		idx = wteo_lanes_pick(tl, ec, env->disabled, call, pick, ts, ref, count, idx);
+	}
 	/* 4b20b07ce72f's read when the intercepts logic picked state 0 */
 	s0 = (idx == 0) & ~tl->state0_skip;
 	idx = tl_min_q(idx, TL_Q(ec->constraint_idx));
@@ -1108,8 +1126,8 @@ TL_TARGET static void teo_lanes_select(void *st, const struct is_gov_env *env,
 	thr = (ec->polling & 1u) ? ~s0 & ~zero &
 		(tl_residency(ec, idx) < tl->residency_threshold_ns) : TL_Q(0);
 	rd = ~s0 & ~zero & ~thr;
-	read = s0 | rd;
-	dt = tl_blend_q(read, dn_in, TL_Q(tick_nsec / 2));
+	dt = tl_blend_q(s0 | rd, dn_in, TL_Q(tick_nsec / 2));
+	read = s0 | rd | trig;
 	tl->sleep_length_ns = tl_blend_q(act & read, sl_in, tl->sleep_length_ns);
 	r = tl_residency(ec, idx);
 	idx = tl_blend_q(rd & (r > sl_in), tl_find_shallower(ec, count, idx, sl_in), idx);
@@ -1147,7 +1165,7 @@ static bool teo_lanes_ok(const struct is_state_table *drv, uint32_t disabled,
 	if (drv->count < 2 || drv->count > TL_BINS - 1 || disabled)
 		return false;
 	for (int l = 0; l < n; l++)
-		if (p[l].v[P_TRIGGER] || p[l].v[P_AGING] != AGING_NONE)
+		if (p[l].v[P_AGING] != AGING_NONE)
 			return false;
 	return true;
 }
@@ -1174,6 +1192,8 @@ static int teo_lanes_init_common(void *st, const struct is_gov_env *env,
 		tl->range_chosen[l] = -(int64_t)(p[l].v[P_RANGE] == 1);
 		tl->poll_avoid[l] = -(int64_t)(p[l].v[P_POLL] == 1);
 		tl->any_argmax |= p[l].v[P_PICK] == 1;
+		tl->trigger_timer[l] = -(int64_t)(p[l].v[P_TRIGGER] == 1);
+		tl->any_trigger |= p[l].v[P_TRIGGER] == 1;
 		for (int i = 0; i < count; i++)
 			wteo_init_row(tl->weights[l][i], count, i,
 				      (unsigned int)p[l].v[P_INIT_SELF_WEIGHT]);
