@@ -98,15 +98,7 @@ struct is_sim_lanes *is_sim_lanes_new(const struct is_sim_config *cfg, const str
 			    cfg->gov ? cfg->gov->name : "(none)");
 		return NULL;
 	}
-	if (cfg->cpus < 1 || cfg->cpus > IS_TRACE_MAX_CPUS || cfg->hz < 1 ||
-	    cfg->poll_overrun_ns < 0 || cfg->poll_overrun_ns > 1000000000 ||
-	    cfg->tick_late_ns < 0 || cfg->tick_late_ns > 1000000000) {
-		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-			    "simulation needs 1..4096 CPUs, HZ >= 1 and a poll overrun and tick "
-			    "lateness of 0..1 s each");
-		return NULL;
-	}
-	if (!is_states_validate(cfg->states, cfg->states->name, error))
+	if (!is_sim_config_ok(cfg, error))
 		return NULL;
 	s = g_new0(struct is_sim_lanes, 1);
 	s->cfg = *cfg;
@@ -129,7 +121,7 @@ struct is_sim_lanes *is_sim_lanes_new(const struct is_sim_config *cfg, const str
 		c->tt.tick_at = c->tt.timer_at = INT64_MIN;
 		/* each lane's stream is the one its own simulation would draw from */
 		for (int l = 0; l < IS_LANES; l++) {
-			c->rng[l] = seed[l < n ? l : n - 1] ^ (IS_RNG_GOLDEN * (uint64_t)(i + 1));
+			c->rng[l] = is_model_rng_seed(seed[l < n ? l : n - 1], i);
 			is_metrics_acc_init(&c->acc[l]);
 		}
 		/* vectors of IS_LANES 64-bit lanes: aligned as the widest loads want */

@@ -23,6 +23,31 @@ static inline int64_t sat_add(int64_t a, int64_t b)
 }
 
 /*
+ * What every simulation of @cfg needs (is_sim_new(), is_sim_lanes_new());
+ * false with an error.  Governors and metrics rely on a table ordered
+ * shallow to deep.
+ */
+static inline bool is_sim_config_ok(const struct is_sim_config *cfg, GError **error)
+{
+	if (!cfg->states || !cfg->gov || cfg->cpus < 1 || cfg->cpus > IS_TRACE_MAX_CPUS ||
+	    cfg->poll_overrun_ns < 0 || cfg->poll_overrun_ns > 1000000000 ||
+	    cfg->tick_late_ns < 0 || cfg->tick_late_ns > 1000000000 ||
+	    cfg->hz < 1) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "simulation needs a state table, a governor, 1..4096 CPUs, HZ >= 1 "
+			    "and a poll overrun and tick lateness of 0..1 s each");
+		return false;
+	}
+	return is_states_validate(cfg->states, cfg->states->name, error);
+}
+
+/* A simulated CPU's random stream: independent of thread count and CPU order. */
+static inline uint64_t is_model_rng_seed(uint64_t seed, int cpu)
+{
+	return seed ^ (IS_RNG_GOLDEN * (uint64_t)(cpu + 1));
+}
+
+/*
  * What the kernel's last sleep-length read said, for the records whose
  * governor did not read one (model mode): a tick expiry (tick_at, with the
  * tick running) and the next timer's expiry (timer_at); INT64_MIN: none

@@ -198,17 +198,7 @@ struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 {
 	struct is_sim *s;
 
-	if (!cfg->states || !cfg->gov || cfg->cpus < 1 || cfg->cpus > IS_TRACE_MAX_CPUS ||
-	    cfg->poll_overrun_ns < 0 || cfg->poll_overrun_ns > 1000000000 ||
-	    cfg->tick_late_ns < 0 || cfg->tick_late_ns > 1000000000 ||
-	    cfg->hz < 1) {
-		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
-			    "simulation needs a state table, a governor, 1..4096 CPUs, HZ >= 1 "
-			    "and a poll overrun and tick lateness of 0..1 s each");
-		return NULL;
-	}
-	/* Governors and metrics rely on a table ordered shallow to deep. */
-	if (!is_states_validate(cfg->states, cfg->states->name, error))
+	if (!is_sim_config_ok(cfg, error))
 		return NULL;
 	s = g_new0(struct is_sim, 1);
 	s->cfg = *cfg;
@@ -231,7 +221,7 @@ struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 		c->env.cpu = i;
 		c->env.inst = s->inst;
 		/* Per-CPU stream: independent of thread count and CPU order. */
-		c->rng = cfg->seed ^ (IS_RNG_GOLDEN * (uint64_t)(i + 1));
+		c->rng = is_model_rng_seed(cfg->seed, i);
 		c->tt.tick_at = c->tt.timer_at = INT64_MIN;
 		set_disabled(s, c, cfg->disabled);
 		is_metrics_acc_init(&c->acc);

@@ -219,10 +219,9 @@ static bool run_group(const struct is_sweep_trace *t, const struct is_governor *
 			g_prefix_error(error, "%s: %s: ", t->path, g->name);
 	}
 	/* the jobs in order: the lanes' first (they ran the first points), then the rest */
-	for (int k = 0, j = 0; k < gs.nl; k++)
+	for (int k = 0, j = 0; k < gs.nl && ok; k++)
 		for (int l = 0; l < IS_LANES && j < n; l++, j++)
-			if (ok && (l < n - k * IS_LANES))
-				is_sim_lanes_total(gs.l[k], l, &out[j]);
+			is_sim_lanes_total(gs.l[k], l, &out[j]);
 	for (int k = 0; k < gs.ns; k++)
 		if (ok)
 			is_sim_total(gs.s[k], &out[n - gs.ns + k]);
