@@ -441,6 +441,9 @@ static void test_tick(void **state)
  * probe, had no select (the default idle loop before the cpuidle driver):
  * held, then dropped when the first probe came.  The draw inside pass 1's
  * select is the governor's (rnd=); the one between the passes is not.
+ * Likewise nr_iowait: the selects' readings (menu of 6.1 reads it after
+ * the sleep length) are io=2 and io=0; the interrupt's from idle
+ * (tick_nohz_stop_idle()) is no select's.
  * With no_probes the same capture gives the tracepoints' reconstruction,
  * CPU 1's period included.
  */
@@ -458,15 +461,18 @@ static void test_probes(void **state)
 		L(0, "2.000060", "idlesim_latency_req: (teo_select+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=50000")
 		L(0, "2.000061", "idlesim_sleep_length: (teo_select+0x544/0x5fc <- tick_nohz_get_sleep_length) sleep_ns=30000000 delta_next_ns=9939000")
 		L(0, "2.000061", "idlesim_draw: (__teo_select+0x123/0x5fc <- get_random_u32) draw=3441808534")
+		L(0, "2.000061", "idlesim_nr_iowait: (menu_select+0x9a/0x3a0 <- nr_iowait_cpu) nr_iowait=2")
 		L(0, "2.000062", "idlesim_stop_tick: (tick_nohz_idle_stop_tick+0x0/0x40)")
 		L(0, "2.000100", "cpu_idle: state=4 cpu_id=0")
 		L(0, "2.001000", "cpu_idle: state=4294967295 cpu_id=0")
 		L(0, "2.001010", "irq_handler_entry: irq=24 name=virtio0")
+		L(0, "2.001011", "idlesim_nr_iowait: (tick_nohz_stop_idle+0x28/0x54 <- nr_iowait_cpu) nr_iowait=5")
 		L(0, "2.001012", "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=4 residency_ns=899321 poll_limit=0")
 		L(0, "2.001013", "idlesim_got_tick: (teo_reflect+0x30/0x5c <- tick_nohz_idle_got_tick) got_tick=1")
 		L(0, "2.001014", "idlesim_got_tick: (do_idle+0x14d/0x183 <- tick_nohz_idle_got_tick) got_tick=0")
 		L(0, "2.001015", "idlesim_draw: (some_irq_work+0x10/0x80 <- get_random_u32) draw=7")
 		L(0, "2.001016", "idlesim_latency_req: (teo_select+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=2000000000000")
+		L(0, "2.001016", "idlesim_nr_iowait: (menu_select+0x9a/0x3a0 <- nr_iowait_cpu) nr_iowait=0")
 		L(0, "2.001017", "idlesim_retain_tick: (tick_nohz_idle_retain_tick+0x0/0x20)")
 		L(0, "2.001017", "idlesim_select: (do_idle+0x14d/0x183 <- cpuidle_select) state=2 stop_tick=0")
 		L(0, "2.001018", "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=-16 residency_ns=0 poll_limit=0")
@@ -486,8 +492,8 @@ static void test_probes(void **state)
 	r = import_text(in, &o, &st, &err);
 	assert_null(err);
 	assert_string_equal(r,
-		"I 0 2000100000 30000000 9939000 0 50000 899321 irq k=4 stop=1 span=953000 lres=899321 gt=1 pl=0 rnd=3441808534 slr=1\n"
-		"I 0 2001016000 0 0 0 2000000000000 0 unknown k=2 stop=0 span=0 lres=0 gt=0 pl=0 slr=0 rej=1\n"
+		"I 0 2000100000 30000000 9939000 0 50000 899321 irq k=4 stop=1 span=953000 lres=899321 gt=1 pl=0 rnd=3441808534 slr=1 io=2\n"
+		"I 0 2001016000 0 0 0 2000000000000 0 unknown k=2 stop=0 span=0 lres=0 gt=0 pl=0 slr=0 io=0 rej=1\n"
 		"I 0 2001030000 0 0 0 2000000000000 70000 unknown k=1 stop=0 span=80000 lres=70000 slr=0\n");
 	/*
 	 * CPU 1's period: held, its stop and draw probes being the default
@@ -505,6 +511,9 @@ static void test_probes(void **state)
 	assert_int_equal(st.probe_latreq, 3);
 	assert_int_equal(st.probe_stop, 4);
 	assert_int_equal(st.probe_draw, 3);
+	/* nr_iowait: the two selects' readings, not the interrupt's */
+	assert_int_equal(st.probe_iowait, 3);
+	assert_int_equal(st.probe_iowait_records, 2);
 	assert_int_equal(st.probe_reflect, 3);
 	assert_int_equal(st.probe_lres_records, 1);
 	assert_int_equal(st.probe_reflect_busy, 1);
@@ -527,6 +536,7 @@ static void test_probes(void **state)
 		"I 0 2001030000 1000000000 8970000 0 2147483647000 70000 unknown k=1 est=sleep\n");
 	assert_int_equal(st.probe_sleep, 1);
 	assert_int_equal(st.probe_sleep_records, 0);
+	assert_int_equal(st.probe_iowait_records, 0);
 }
 
 /*

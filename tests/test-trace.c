@@ -65,6 +65,16 @@ static const struct is_record recs[] = {
 	  .kstate = 3, .est = IS_EST_SLEEP | IS_EST_IDLE },
 	{ .kind = IS_REC_IDLE, .cpu = 0, .t_ns = 1000000000003LL, .sleep_ns = 1, .tick_ns = 2,
 	  .lat_ns = 3, .idle_ns = 4, .cause = IS_CAUSE_TICK, .est = IS_EST_ALL },
+	/* nr_iowait (io=): after every other optional field, and alone */
+	{ .kind = IS_REC_IDLE, .cpu = 2, .t_ns = 1000000000004LL, .sleep_ns = 1, .tick_ns = 2,
+	  .lat_ns = 3, .idle_ns = 4, .cause = IS_CAUSE_IRQ, .has = IS_HAS_ALL,
+	  .flags = IS_F_IOW | IS_F_SLR, .kstate = 1, .span_ns = -9, .lres_ns = 8, .draw = 7,
+	  .iowait = 4294967295u },
+	{ .kind = IS_REC_IDLE, .cpu = 1, .t_ns = 1000000000005LL, .sleep_ns = 1, .tick_ns = 2,
+	  .lat_ns = 3, .idle_ns = 4, .cause = IS_CAUSE_TIMER, .flags = IS_F_IOW, .iowait = 0 },
+	{ .kind = IS_REC_IDLE, .cpu = 1, .t_ns = 1000000000006LL, .sleep_ns = 1, .tick_ns = 2,
+	  .lat_ns = 3, .idle_ns = 4, .cause = IS_CAUSE_TIMER, .has = IS_HAS_SPAN,
+	  .flags = IS_F_IOW, .span_ns = 5, .iowait = 3 },
 };
 
 static void write_all(const char *path, enum is_trace_format fmt)
@@ -267,6 +277,12 @@ static const struct {
 	{ "end count", HDR I0 "end 2\n", { ":7:", "'end'", "does not match" } },
 	{ "after end", HDR I0 "end 1\nI 0 100 5000 3000 0 1000000 4000 timer\n",
 	  { ":8:", "'end'", "after" } },
+	{ "iowait twice", HDR "I 0 100 5000 3000 0 1000000 4000 timer io=1 io=1\n",
+	  { ":6:", "'io'", "given twice" } },
+	{ "iowait negative", HDR "I 0 100 5000 3000 0 1000000 4000 timer io=-1\n",
+	  { ":6:", "'io'", "0..4294967295" } },
+	{ "iowait too large", HDR "I 0 100 5000 3000 0 1000000 4000 timer io=4294967296\n",
+	  { ":6:", "'io'", "0..4294967295" } },
 	{ "estimate twice", HDR "I 0 100 5000 3000 0 1000000 4000 timer est=ts est=sleep\n",
 	  { ":6:", "'est'", "twice" } },
 	{ "estimate repeated", HDR "I 0 100 5000 3000 0 1000000 4000 timer est=ts+ts\n",
@@ -374,6 +390,22 @@ static void test_bad_binary(void **state)
 		expect_error(p, "binary est", e);
 		g_unlink(p);
 	}
+	/*
+	 * A value bit without its field in the first (idle) record's flags
+	 * (every bit of the byte has a meaning since io took bit 6).
+	 */
+	{
+		g_autofree char *v = g_memdup2(data, len);
+		g_autofree char *p = NULL;
+		const char *const e[3] = { "record 1", "'flags'", "field is absent" };
+		uint32_t hlen = (uint8_t)v[12] | (uint8_t)v[13] << 8 | (uint8_t)v[14] << 16 |
+				(uint32_t)(uint8_t)v[15] << 24;
+
+		v[16 + hlen + 2] = IS_F_PL;
+		p = write_tmp(v, len);
+		expect_error(p, "binary flag value", e);
+		g_unlink(p);
+	}
 	/* Trailing garbage after the end record. */
 	{
 		g_autofree char *v = g_malloc(len + 1);
@@ -406,6 +438,7 @@ static void assert_rec_equal(const struct is_record *a, const struct is_record *
 	assert_int_equal(a->span_ns, b->span_ns);
 	assert_int_equal(a->lres_ns, b->lres_ns);
 	assert_int_equal(a->draw, b->draw);
+	assert_int_equal(a->iowait, b->iowait);
 }
 
 /* The i-th record of a long generated trace: idle records, some with every
@@ -424,6 +457,11 @@ static struct is_record long_rec(uint32_t i)
 			.sleep_ns = x, .tick_ns = x >> 3, .lat_ns = i, .idle_ns = x >> 5,
 			.cause = IS_CAUSE_IPI, .has = IS_HAS_ALL, .flags = IS_F_TS | IS_F_GT,
 			.kstate = (int8_t)(x % 7), .span_ns = x >> 2, .lres_ns = x >> 4, .draw = x };
+	if (i % 11 == 5) /* nr_iowait alone: the batch decoder's slow path */
+		return (struct is_record){
+			.kind = IS_REC_IDLE, .cpu = i % 3, .t_ns = (int64_t)i * 1000,
+			.sleep_ns = x, .tick_ns = 4000000, .lat_ns = i, .idle_ns = x >> 6,
+			.cause = IS_CAUSE_TIMER, .flags = IS_F_IOW, .iowait = x >> 28 };
 	return (struct is_record){ .kind = IS_REC_IDLE, .cpu = i % 3, .t_ns = (int64_t)i * 1000,
 				   .sleep_ns = x, .tick_ns = 4000000, .lat_ns = i,
 				   .idle_ns = x >> 6, .cause = IS_CAUSE_TIMER };

@@ -51,8 +51,9 @@ struct is_gov_call {
 	int64_t latency_req_ns;  /* cpuidle_governor_latency_req() */
 	bool tick_stopped;       /* tick_nohz_tick_stopped() */
 	/*
-	 * nr_iowait_cpu() (6.1's menu): idlesim's records carry no iowait
-	 * count, so the simulation passes 0: no task of the CPU waits on I/O.
+	 * nr_iowait_cpu() (6.1's menu): the record's "io" where it carries
+	 * one (a stock capture's nr_iowait probe), else 0: no task of the CPU
+	 * waits on I/O.  The same for every re-selection of a record.
 	 */
 	unsigned int nr_iowait;
 	/* private to the accessors */

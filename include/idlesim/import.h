@@ -140,6 +140,9 @@ struct is_capture_stats {
 	uint64_t probe_got_tick_unknown; /* got-tick readings given by address before any
 					   select probe's: their caller unknown, not taken */
 	uint64_t probe_sleep_records;   /* sleep length (and read or not) from the probe */
+	uint64_t probe_iowait;          /* nr_iowait readings, and the records that carry
+					   one read inside their select (io=) */
+	uint64_t probe_iowait_records;
 	uint64_t probe_unselected;      /* periods with no governor's select (no latency
 					   probe: the default idle loop): dropped */
 	bool probe_delta;               /* its delta_next_ns was readable */

@@ -66,9 +66,15 @@ enum {
 				  no reflect, last_residency_ns = 0 */
 	IS_F_GT     = IS_HAS_GT,
 	IS_F_PL     = IS_HAS_PL,
+	/*
+	 * The record carries "io" (iowait): a presence bit kept here because
+	 * "has" is full; bit 6 is free in flags because the draw (has bit 6)
+	 * has no boolean value.
+	 */
+	IS_F_IOW    = 1u << 6,
 	IS_F_SLR    = IS_HAS_SLR,
 	IS_F_VALUES = IS_F_KSTOP | IS_F_GT | IS_F_PL | IS_F_SLR,
-	IS_F_ALL    = IS_F_TS | IS_F_NOWORK | IS_F_REJ | IS_F_VALUES,
+	IS_F_ALL    = IS_F_TS | IS_F_NOWORK | IS_F_REJ | IS_F_IOW | IS_F_VALUES,
 };
 
 /*
@@ -102,6 +108,7 @@ struct is_record {
 	int64_t span_ns;   /* any int64: negative when the clock ran backwards */
 	int64_t lres_ns;   /* any int64 (s64 dev->last_residency_ns), likewise */
 	uint32_t draw;
+	uint32_t iowait;   /* nr_iowait_cpu() at select (IS_F_IOW; menu of 6.1 reads it) */
 };
 
 #define IS_TRACE_MAX_COMMENTS 64

@@ -58,6 +58,10 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 			s->probe_sleep, s->probe_delta ? "read" : "not readable: estimated",
 			s->probe_latreq, s->probe_stop, s->probe_draw, s->probe_select,
 			s->probe_sleep_records);
+		if (s->probe_iowait_records)
+			fprintf(f, "  nr_iowait probes: %" G_GUINT64_FORMAT "; %" G_GUINT64_FORMAT
+				" periods carry the select's reading (io=, menu of 6.1)\n",
+				s->probe_iowait, s->probe_iowait_records);
 		if (s->probe_reflect)
 			fprintf(f, "  reflect probes: %" G_GUINT64_FORMAT " (got-tick %" G_GUINT64_FORMAT
 				"); %" G_GUINT64_FORMAT " periods take the kernel's residency from them (%"

@@ -24,10 +24,11 @@
  *    the latency limit (6.12: within the prediction, and the residency
  *    below RESIDENCY_THRESHOLD_NS).
  *
- * nr_iowait_cpu(): idlesim's records carry no iowait count and the
- * simulation passes 0 (struct is_gov_call's nr_iowait), which is what a
- * CPU with no task blocked on I/O reads.  A capture of a machine doing
- * block I/O would make menu-6.1 choose otherwise where it had waiters.
+ * nr_iowait_cpu(): the record's "io" field where it has one (a stock
+ * capture's idlesim_nr_iowait probe, taken inside the select), else 0,
+ * which is what a CPU with no task blocked on I/O reads (struct
+ * is_gov_call's nr_iowait).  A synthetic or series trace has none: under
+ * block I/O, menu-6.1 chooses otherwise where the CPU had waiters.
  */
 #include <string.h>
 

@@ -122,6 +122,8 @@ struct ccpu {
 	int64_t pr_sel_ts, sel_ts;
 	/* the random draw taken inside the select (-1: none) */
 	int64_t pr_draw, draw;
+	/* nr_iowait_cpu() read inside the select (-1: none; menu of 6.1 reads it) */
+	int64_t pr_iow, iow;
 	/*
 	 * The reflect after this period's exit: dev->last_residency_ns
 	 * (INT64_MIN: none yet), the index it was given, poll_time_limit
@@ -435,6 +437,7 @@ static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
 			c->cpu[k].pr_stop = -1;
 			c->cpu[k].pr_sel_ts = c->cpu[k].sel_ts = INT64_MIN;
 			c->cpu[k].pr_draw = c->cpu[k].draw = -1;
+			c->cpu[k].pr_iow = c->cpu[k].iow = -1;
 			c->cpu[k].pr_lres = INT64_MIN;
 			c->cpu[k].pr_gt = -1;
 			c->cpu[k].pr_sel_state = c->cpu[k].pr_sel_stop = -1;
@@ -653,6 +656,7 @@ static void account(struct cap_ctx *c, struct is_record *r, int miss, bool est_i
 	if (r->cause == IS_CAUSE_POLL)
 		g_array_append_val(c->polls, r->idle_ns);
 	c->st.probe_sleep_records += !!(r->has & IS_HAS_SLR);
+	c->st.probe_iowait_records += !!(r->flags & IS_F_IOW);
 	c->st.records++;
 	c->st.exact += r->est == 0;
 	c->st.est_sleep += !!(r->est & IS_EST_SLEEP);
@@ -717,7 +721,7 @@ static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork
 /* A select's probes used up (by its entry, or by its refusal). */
 static void clear_pass_probes(struct ccpu *p)
 {
-	p->pr_draw = -1;
+	p->pr_draw = p->pr_iow = -1;
 	p->pr_sleep = p->pr_lat = p->pr_in_select = false;
 	p->pr_stop = -1;
 	p->pr_sel_ts = INT64_MIN;
@@ -785,6 +789,10 @@ static void rejected(struct cap_ctx *c, int cpu, struct ccpu *p)
 	if (p->pr_draw >= 0) {
 		r.has |= IS_HAS_DRAW;
 		r.draw = (uint32_t)p->pr_draw;
+	}
+	if (p->pr_iow >= 0) {
+		r.flags |= IS_F_IOW;
+		r.iowait = (uint32_t)p->pr_iow;
 	}
 	p->rej[p->nrej++] = r;
 	/* no period open before it (the last one written at a task switch) */
@@ -912,6 +920,10 @@ static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork
 		r.has |= IS_HAS_DRAW;
 		r.draw = (uint32_t)p->draw;
 	}
+	if (p->iow >= 0) {
+		r.flags |= IS_F_IOW;
+		r.iowait = (uint32_t)p->iow;
+	}
 	/*
 	 * nw=1 carries a stopped tick into the next pass.  Where the governor
 	 * asked to stop it (the stop probe) and no tick_stop followed, the
@@ -1001,6 +1013,7 @@ static void take_probes(struct cap_ctx *c, struct ccpu *p)
 		p->gstop = p->pr_stop;
 	p->sel_ts = p->pr_sel_ts;
 	p->draw = p->pr_draw;
+	p->iow = p->pr_iow;
 	clear_pass_probes(p);
 }
 
@@ -1323,6 +1336,16 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		 */
 		if (probe_on(c) && p->pr_in_select)
 			p->pr_draw = e->a;
+		break;
+	case CAP_PR_IOWAIT:
+		c->st.probe_iowait++;
+		/*
+		 * Only the select's own reading (menu of 6.1, after the sleep
+		 * length): tick_nohz_stop_idle() reads it at every interrupt
+		 * from idle, outside any select.
+		 */
+		if (probe_on(c) && p->pr_in_select)
+			p->pr_iow = e->a;
 		break;
 	case CAP_TICK_STOP:
 		p->ts_known = true;

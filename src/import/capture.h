@@ -31,6 +31,7 @@ enum cap_type {
 	CAP_PR_LATREQ,     /* kprobe idlesim_latency_req; a = latency_req_ns */
 	CAP_PR_STOP,       /* kprobes idlesim_stop_tick (a = 1), idlesim_retain_tick (a = 0) */
 	CAP_PR_DRAW,       /* kprobe idlesim_draw; a = the u32 drawn */
+	CAP_PR_IOWAIT,     /* kprobe idlesim_nr_iowait; a = nr_iowait_cpu()'s return */
 	CAP_PR_GOTTICK,    /* kprobe idlesim_got_tick; a = tick_nohz_idle_got_tick()'s return,
 			      b = 1 where its caller was do_idle(), not a governor */
 	CAP_PR_SELECT,     /* kprobe idlesim_select; a = cpuidle_select()'s state, b = its

@@ -306,6 +306,13 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 			return cap_error(c, error, line, "draw", "not a u32");
 		e.type = CAP_PR_DRAW;
 		e.a = x;
+	} else if (IS_EV("idlesim_nr_iowait")) {
+		if (!need(c, error, line, pl, "nr_iowait", &x))
+			return false;
+		if (x < 0 || x > UINT32_MAX)
+			return cap_error(c, error, line, "nr_iowait", "not a u32");
+		e.type = CAP_PR_IOWAIT;
+		e.a = x;
 	} else if (IS_EV("idlesim_select")) {
 		if (!need(c, error, line, pl, "state", &x))
 			return false;

@@ -234,6 +234,11 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 			return fail(d, "draw");
 		e.type = CAP_PR_DRAW;
 		e.a = (int64_t)(v & 0xffffffffULL);
+	} else if (!strcmp(name, "idlesim_nr_iowait")) {
+		if (!field_u64(ev, r, "nr_iowait", &v))
+			return fail(d, "nr_iowait");
+		e.type = CAP_PR_IOWAIT;
+		e.a = (int64_t)(v & 0xffffffffULL);
 	} else if (!strcmp(name, "idlesim_select")) {
 		if (!field_u64(ev, r, "state", &v))
 			return fail(d, "state");

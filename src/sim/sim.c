@@ -330,6 +330,7 @@ static bool feed_exact(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 		.tick_stopped = rec->flags & IS_F_TS,
 		.sleep_length_ns_ = rec->sleep_ns,
 		.delta_next_ns_ = rec->tick_ns,
+		.nr_iowait = (rec->flags & IS_F_IOW) ? rec->iowait : 0,
 		.has_draw_ = rec->has & IS_HAS_DRAW,
 		.draw_ = rec->draw,
 		.rng_ = &c->rng,
@@ -408,6 +409,7 @@ static bool feed_model(struct is_sim *s, struct sim_cpu *c, const struct is_reco
 	/* What stays the same over the re-selections of one record. */
 	struct is_gov_call call = {
 		.latency_req_ns = rec->lat_ns,
+		.nr_iowait = (rec->flags & IS_F_IOW) ? rec->iowait : 0,
 		.has_draw_ = rec->has & IS_HAS_DRAW,
 		.draw_ = rec->draw,
 		.rng_ = &c->rng,

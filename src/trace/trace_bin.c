@@ -13,7 +13,7 @@
 #include "trace_internal.h"
 
 #define BUFSZ (1u << 18)
-#define MAXREC 72   /* upper bound of one record */
+#define MAXREC 80   /* upper bound of one record */
 
 /*
  * Files are read through this buffer, not mmap()ed: on this project's
@@ -167,14 +167,21 @@ static inline void st32(unsigned char *p, uint32_t v)
 }
 
 /* Size of a record from its first byte and presence mask. */
-static inline size_t rec_size(unsigned kind, unsigned has)
+static inline size_t rec_size(unsigned kind, unsigned flags, unsigned has)
 {
 	if (kind == IS_BIN_REC_STATE)
 		return 16;
 	if (kind == IS_BIN_REC_END)
 		return 16;
 	return 48 + ((has & IS_HAS_SPAN) ? 8 : 0) + ((has & IS_HAS_LRES) ? 8 : 0) +
-	       ((has & IS_HAS_DRAW) ? 8 : 0);
+	       ((has & IS_HAS_DRAW) ? 8 : 0) + ((flags & IS_F_IOW) ? 8 : 0);
+}
+
+/* An idle record of the fixed 48 bytes alone (the decoders' fast path). */
+static inline bool plain_idle(const unsigned char *p)
+{
+	return p[0] == IS_BIN_REC_IDLE && !(p[3] & (IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_DRAW)) &&
+	       !(p[2] & IS_F_IOW);
 }
 
 /* The fixed 48 bytes of an idle record; the optional fields are zeroed. */
@@ -193,7 +200,7 @@ static inline void decode_idle(const unsigned char *p, struct is_record *rec)
 	rec->lat_ns = (int64_t)ld64(p + 32);
 	rec->idle_ns = (int64_t)ld64(p + 40);
 	rec->span_ns = rec->lres_ns = 0;
-	rec->draw = 0;
+	rec->draw = rec->iowait = 0;
 }
 
 int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error)
@@ -207,8 +214,7 @@ int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error
 		fill(r);
 	p = r->buf + r->bpos;
 	/* The common case first: a whole idle record without optional fields. */
-	if (G_LIKELY(r->blen - r->bpos >= MAXREC && p[0] == IS_BIN_REC_IDLE &&
-		     !(p[3] & (IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_DRAW)))) {
+	if (G_LIKELY(r->blen - r->bpos >= MAXREC && plain_idle(p))) {
 		decode_idle(p, rec);
 		if (G_LIKELY(is_trace_check_fast(&r->h, r->last_t, rec))) {
 			r->bpos += 48;
@@ -225,7 +231,7 @@ int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error
 	kind = p[0];
 	if (kind != IS_BIN_REC_IDLE && kind != IS_BIN_REC_STATE && kind != IS_BIN_REC_END)
 		return bin_err(r, error, "kind", "unknown record kind");
-	need = rec_size(kind, r->blen - r->bpos > 3 ? p[3] : 0);
+	need = rec_size(kind, r->blen - r->bpos > 3 ? p[2] : 0, r->blen - r->bpos > 3 ? p[3] : 0);
 	if (r->blen - r->bpos < need)
 		return bin_short(r, error, "kind", "truncated record");
 	if (kind == IS_BIN_REC_END) {
@@ -263,8 +269,12 @@ int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error
 			rec->lres_ns = (int64_t)ld64(q);
 			q += 8;
 		}
-		if (rec->has & IS_HAS_DRAW)
+		if (rec->has & IS_HAS_DRAW) {
 			rec->draw = ld32(q);
+			q += 8;
+		}
+		if (rec->flags & IS_F_IOW)
+			rec->iowait = ld32(q);
 	}
 	if (G_UNLIKELY(!is_trace_check_fast(&r->h, r->last_t, rec))) {
 		field = is_trace_check(&r->h, r->last_t, rec, &msg);
@@ -294,8 +304,7 @@ int is_bin_next_batch(struct is_trace_reader *r, struct is_record *recs, int max
 		if (G_UNLIKELY(r->bpos >= r->refill))
 			fill(r);
 		p = r->buf + r->bpos;
-		if (!(r->blen - r->bpos >= MAXREC && p[0] == IS_BIN_REC_IDLE &&
-		      !(p[3] & (IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_DRAW))))
+		if (!(r->blen - r->bpos >= MAXREC && plain_idle(p)))
 			break;
 		decode_idle(p, &recs[n]);
 		if (G_UNLIKELY(!is_trace_check_fast(&r->h, r->last_t, &recs[n])))
@@ -326,7 +335,8 @@ bool is_bin_write(struct is_trace_writer *w, const struct is_record *rec)
 	unsigned char buf[MAXREC], *q = buf + 48;
 	bool idle = rec->kind == IS_REC_IDLE;
 	unsigned has = idle ? rec->has : 0;
-	size_t n = rec_size(idle ? IS_BIN_REC_IDLE : IS_BIN_REC_STATE, has);
+	unsigned flags = idle ? rec->flags : 0;
+	size_t n = rec_size(idle ? IS_BIN_REC_IDLE : IS_BIN_REC_STATE, flags, has);
 
 	memset(buf, 0, n);
 	buf[0] = idle ? IS_BIN_REC_IDLE : IS_BIN_REC_STATE;
@@ -354,8 +364,12 @@ bool is_bin_write(struct is_trace_writer *w, const struct is_record *rec)
 			st64(q, rec->lres_ns);
 			q += 8;
 		}
-		if (has & IS_HAS_DRAW)
+		if (has & IS_HAS_DRAW) {
 			st32(q, rec->draw);
+			q += 8;
+		}
+		if (flags & IS_F_IOW)
+			st32(q, rec->iowait);
 	}
 	return fwrite(buf, 1, n, w->f) == n;
 }

@@ -206,6 +206,7 @@ static int parse_idle(struct is_trace_reader *r, const char **tok, size_t *tl,
 		size_t vl = eq ? tl[i] - kl - 1 : 0;
 		int64_t x;
 		unsigned bit = 0, fbit = 0;
+		bool io = false;
 
 		if (!eq)
 			return field_err(r, error, "?", "expected key=value", tok[i], tl[i]);
@@ -226,6 +227,8 @@ static int parse_idle(struct is_trace_reader *r, const char **tok, size_t *tl,
 			bit = IS_HAS_DRAW;
 		else if (K("slr"))
 			bit = IS_HAS_SLR, fbit = IS_F_SLR;
+		else if (K("io"))
+			io = true;
 		else if (K("nw"))
 			fbit = IS_F_NOWORK;
 		else if (K("rej"))
@@ -243,6 +246,15 @@ static int parse_idle(struct is_trace_reader *r, const char **tok, size_t *tl,
 			continue;
 		} else
 			return field_err(r, error, "?", "unknown optional field", tok[i], kl);
+		if (io) { /* nr_iowait_cpu(), an unsigned int */
+			if (rec->flags & IS_F_IOW)
+				return field_err(r, error, "io", "given twice", NULL, 0);
+			if (!is_parse_i64(val, vl, &x) || x < 0 || x > UINT32_MAX)
+				return field_err(r, error, "io", "must be 0..4294967295", val, vl);
+			rec->iowait = (uint32_t)x;
+			rec->flags |= IS_F_IOW;
+			continue;
+		}
 		if ((bit && (rec->has & bit)) || (!bit && (rec->flags & fbit)))
 			return field_err(r, error, tok[i], "given twice", NULL, 0);
 		if (!is_parse_i64(val, vl, &x))
@@ -405,6 +417,8 @@ bool is_text_write(struct is_trace_writer *w, const struct is_record *rec)
 		fprintf(f, " rnd=%" PRIu32, rec->draw);
 	if (rec->has & IS_HAS_SLR)
 		fprintf(f, " slr=%d", !!(rec->flags & IS_F_SLR));
+	if (rec->flags & IS_F_IOW)
+		fprintf(f, " io=%" PRIu32, rec->iowait);
 	if (rec->flags & IS_F_NOWORK)
 		fputs(" nw=1", f);
 	if (rec->flags & IS_F_REJ)

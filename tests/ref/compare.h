@@ -95,6 +95,11 @@ static void next_record(struct stream *st, struct is_record *r)
 		r->flags |= IS_F_TS;
 	if ((x >> 50) % 2)
 		r->flags |= IS_F_NOWORK;
+	/* nr_iowait_cpu() (menu of 6.1 reads it), often 0 or absent */
+	if ((x >> 36) % 4 == 0) {
+		r->flags |= IS_F_IOW;
+		r->iowait = (uint32_t)((x >> 38) % 4);
+	}
 	if (!st->exact)
 		return;
 	r->has = IS_HAS_KSTATE | IS_HAS_KSTOP | IS_HAS_SPAN | IS_HAS_LRES | IS_HAS_GT |
