@@ -12,10 +12,14 @@
 # What each records, and what `idlesim import` does with it
 # (docs/import.md, "Probes"):
 #   idlesim_sleep_length  return of tick_nohz_get_sleep_length(): the sleep
-#       length the governor read (sleep_ns) and, where the kernel lets a
-#       return probe read an argument (6.10 and later: $arg1 is kept from
-#       the entry), *delta_next (delta_next_ns).  A select without it did
-#       not read the sleep length (teo since 6.12 may skip it).
+#       length the governor read (sleep_ns) and *delta_next (delta_next_ns):
+#       where the kernel lets a return probe read an argument (6.10 and
+#       later: $arg1 is kept from the entry), +0($arg1); before that
+#       (Debian 12's 6.1), from the stack: *delta_next is a local of the
+#       governor's select (menu's and teo's delta_tick), at a distance from
+#       the stack pointer the return probe sees that is fixed for a build
+#       and measured first (idlesim_delta_next_offset).  A select without
+#       it did not read the sleep length (teo since 6.12 may skip it).
 #   idlesim_latency_req   return of cpuidle_governor_latency_req(): the
 #       PM QoS limit the governor obeyed (latency_req_ns).
 #   idlesim_stop_tick / idlesim_retain_tick  entries of
@@ -70,8 +74,13 @@ idlesim_probes_add() {
 		[ -n "$_name" ] || continue
 		_ok=""
 		_why=""
+		_how=""
 		for _d in "$_d1" "$_d2"; do
 			[ -n "$_d" ] || continue
+			if [ "$_d" = "$_d2" ] && [ "$_name" = sleep_length ]; then
+				# no argument at return: *delta_next from the caller's frame
+				idlesim_sleep_length_from_stack "$_t" && break
+			fi
 			if echo "$_d" >> "$_t/kprobe_events" 2>/dev/null; then
 				_ok=$_d
 				break
@@ -87,8 +96,103 @@ idlesim_probes_add() {
 			echo "$_name failed: placed but could not be enabled"
 			continue
 		fi
-		echo "$_name ok $(echo "$_ok" | cut -d' ' -f3-)"
+		echo "$_name ok $(echo "$_ok" | cut -d' ' -f3-)$_how"
 	done
+}
+
+# idlesim_sleep_length_from_stack TRACEFS: places idlesim_sleep_length with
+# *delta_next read from the governor's frame (sets _ok and _how), where
+# the offset can be measured for the governor running now; else says why
+# in _how and fails.
+idlesim_sleep_length_from_stack() {
+	_gov=$(cat /sys/devices/system/cpu/cpuidle/current_governor_ro 2>/dev/null ||
+		cat /sys/devices/system/cpu/cpuidle/current_governor 2>/dev/null)
+	if ! _off=$(idlesim_delta_next_offset "$1" "$_gov" 2>&1); then
+		_how=" (no *delta_next: this kernel's return probes read no argument, and its place in ${_gov}_select's frame was not found: $_off)"
+		return 1
+	fi
+	# shellcheck disable=SC2016
+	_s='r:idlesim/idlesim_sleep_length tick_nohz_get_sleep_length sleep_ns=$retval:s64 delta_next_ns=+'"${_off%% *}"'($stack):s64'
+	echo "$_s" >> "$1/kprobe_events" 2>/dev/null || return 1
+	_ok=$_s
+	_how=" (from ${_gov}_select's frame: \$stack+${_off%% *} at the return, measured in ${_off#* } calls; valid while $_gov runs)"
+}
+
+# idlesim_delta_next_offset TRACEFS GOVERNOR: where GOVERNOR's select keeps
+# *delta_next, as an offset from the stack pointer a return probe of
+# tick_nohz_get_sleep_length() sees (the caller's, after the return), for
+# kernels whose return probes cannot read the argument.  Pairs of an entry
+# probe ($arg1: the variable's address) and a return probe ($stack) on one
+# CPU, in a tracefs instance of its own (the main buffer is not touched),
+# while every CPU is woken a few times; prints "OFFSET READINGS" when at
+# least 3 of GOVERNOR_select's pairs were seen and all agree, else nothing
+# (the reason on stderr).  Only the low 32 bits of the addresses are
+# compared: the two lie within one stack.
+idlesim_delta_next_offset() {
+	_t=$1
+	_g=$2
+	_i="$_t/instances/idlesim_cal"
+	case "$_g" in menu|teo) ;; *) echo "no calibration for governor '$_g' (reads no *delta_next)" >&2; return 1 ;; esac
+	rmdir "$_i" 2>/dev/null
+	mkdir "$_i" 2>/dev/null || { echo "no tracefs instances" >&2; return 1; }
+	_r=1
+	# shellcheck disable=SC2016
+	if echo 'p:idlesim/idlesim_cal_in tick_nohz_get_sleep_length ptr=$arg1:x64' >> "$_t/kprobe_events" 2>/dev/null &&
+		echo 'r:idlesim/idlesim_cal_out tick_nohz_get_sleep_length sp=$stack:x64' >> "$_t/kprobe_events" 2>/dev/null &&
+		echo 1 > "$_i/events/idlesim/idlesim_cal_in/enable" 2>/dev/null &&
+		echo 1 > "$_i/events/idlesim/idlesim_cal_out/enable" 2>/dev/null; then
+		_r=0
+		_n=$(grep -c '^processor' /proc/cpuinfo 2>/dev/null)
+		_k=0
+		while [ "$_k" -lt 20 ]; do
+			_c=0
+			while [ "$_c" -lt "${_n:-1}" ]; do
+				taskset -c "$_c" true 2>/dev/null &
+				_c=$((_c + 1))
+			done
+			wait
+			sleep 1 &
+			wait
+			[ "$(grep -c "idlesim_cal_out: (${_g}_select+" "$_i/trace" 2>/dev/null)" -ge 20 ] && break
+			_k=$((_k + 5))
+		done
+		echo 0 > "$_i/tracing_on"
+	fi
+	# shellcheck disable=SC2016
+	_res=$(awk -v g="${_g}_select+" '
+		function h(s,  n, i) {
+			s = tolower(s); sub(/^0x/, "", s)
+			if (length(s) > 8) s = substr(s, length(s) - 7)
+			n = 0
+			for (i = 1; i <= length(s); i++) n = n * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return n
+		}
+		{ if (!match($0, /\[[0-9]+\]/)) next; cpu = substr($0, RSTART + 1, RLENGTH - 2) }
+		/idlesim_cal_in:/ { v = $0; sub(/.*ptr=/, "", v); sub(/ .*/, "", v); ptr[cpu] = v; next }
+		/idlesim_cal_out:/ {
+			if (index($0, "(" g) && (cpu in ptr)) {
+				v = $0; sub(/.*sp=/, "", v); sub(/ .*/, "", v)
+				k = (h(ptr[cpu]) - h(v) + 4294967296) % 4294967296
+				seen[k]++; n++
+			}
+			delete ptr[cpu]
+		}
+		END {
+			for (k in seen) { m++; only = k + 0 }
+			if (n < 3) { print "only " n + 0 " readings"; exit }
+			if (m != 1) { print "the readings disagree"; exit }
+			if (only >= 4096 || only % 8) { print "offset " only " is not a stack slot"; exit }
+			print "ok " only " " n
+		}' "$_i/trace" 2>/dev/null)
+	echo 0 > "$_i/events/idlesim/enable" 2>/dev/null
+	rmdir "$_i" 2>/dev/null
+	echo '-:idlesim/idlesim_cal_in' >> "$_t/kprobe_events" 2>/dev/null
+	echo '-:idlesim/idlesim_cal_out' >> "$_t/kprobe_events" 2>/dev/null
+	[ "$_r" = 0 ] || { echo "the calibration probes could not be placed" >&2; return 1; }
+	case "$_res" in
+	ok\ *) echo "${_res#ok }" ;;
+	*) echo "${_res:-no readings}" >&2; return 1 ;;
+	esac
 }
 
 # The kernel command line's kprobe_event= value placing the same probes
