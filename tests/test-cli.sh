@@ -258,6 +258,12 @@ printf 'idlesim-capture 1\ncpus=2\nhz=fast\n' > "$B/meta"
 expect 1 "$B/meta: line 3: hz: not 1..100000" -- "$IDLESIM" import "$B" -o "$T/bundle2.trace"
 printf 'idlesim-capture 1\ncpus=2\ncolour=blue\n' > "$B/meta"
 expect 1 "$B/meta: line 3: colour: unknown key" -- "$IDLESIM" import "$B" -o "$T/bundle2.trace"
+printf 'idlesim-capture 1\ncpus=2\ngovernor_reset=lad der\n' > "$B/meta"
+expect 1 "$B/meta: line 3: governor_reset: not a governor's name or off" -- "$IDLESIM" import "$B" -o "$T/bundle2.trace"
+# a reset the capture does not show (no marker): refused, nothing written
+printf 'idlesim-capture 1\ncpus=2\nhz=100\ngovernor=teo\ngovernor_reset=ladder\n' > "$B/meta"
+expect 1 "the governor was reset through ladder" "no \"idlesim-capture: governor ladder\" marker" \
+	-- "$IDLESIM" import "$B" -o "$T/bundle2.trace"
 [ ! -e "$T/bundle2.trace" ] && ok || bad "a refused bundle left a trace"
 rm "$B/trace.txt"
 printf 'idlesim-capture 1\n' > "$B/meta"

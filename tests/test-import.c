@@ -540,6 +540,66 @@ static void test_probes(void **state)
 }
 
 /*
+ * idlesim-capture's reset of the governor (teo -> ladder -> teo, a trace
+ * marker after each switch): each CPU's periods before its first select by
+ * teo after the first marker are dropped (their governor state is not
+ * known), ladder's own selects too; CPU 1's first select after the reset
+ * is teo's, CPU 0's comes after a ladder one.  With the callers given as
+ * numbers (no symbols), the first select after the second marker counts
+ * instead.  A bundle that says it reset the governor with no marker in
+ * its capture is refused.
+ */
+#define SEL(c, ts, fn) L(c, ts, "idlesim_latency_req: (" fn "+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=2000000000000")
+#define STOP(c, ts) L(c, ts, "idlesim_stop_tick: (tick_nohz_idle_stop_tick+0x0/0x40)")
+#define MARK(c, ts, g) T(c, ts, "tracing_mark_write: idlesim-capture: governor " g)
+#define PERIOD(c, t0, t1, st) L(c, t0, "cpu_idle: state=" st " cpu_id=" #c) \
+	L(c, t1, "cpu_idle: state=4294967295 cpu_id=" #c)
+static void test_governor_reset(void **state)
+{
+	const char *in = HEAD
+		SEL(0, "1.000000", "teo_select") STOP(0, "1.000001") PERIOD(0, "1.000010", "1.000100", "2")
+		MARK(1, "1.000200", "ladder")
+		SEL(0, "1.000300", "ladder_select_state") STOP(0, "1.000301") PERIOD(0, "1.000310", "1.000400", "1")
+		MARK(1, "1.000500", "teo")
+		SEL(1, "1.000600", "teo_select") STOP(1, "1.000601") PERIOD(1, "1.000610", "1.000700", "3")
+		SEL(0, "1.000800", "teo_select") STOP(0, "1.000801") PERIOD(0, "1.000810", "1.000900", "4");
+	struct is_capture_options o = defaults;
+	struct is_capture_stats st;
+	GError *err = NULL;
+	g_autofree char *r = NULL, *r2 = NULL, *hex = NULL, *r3 = NULL;
+	GString *g;
+
+	(void)state;
+	r = import_text(in, &o, &st, &err);
+	assert_null(err);
+	assert_int_equal(st.records, 4);
+	assert_int_equal(st.reset_dropped, 0);
+	g_strlcpy(o.reset_governor, "ladder", sizeof(o.reset_governor));
+	r2 = import_text(in, &o, &st, &err);
+	assert_null(err);
+	assert_int_equal(st.records, 2);
+	assert_int_equal(st.reset_dropped, 2);
+	assert_non_null(strstr(r2, "I 1 1000610000 "));
+	assert_non_null(strstr(r2, "I 0 1000810000 "));
+	/* callers as numbers: CPU 1's select after the second marker is fresh too */
+	g = g_string_new(in);
+	g_string_replace(g, "(teo_select+0x37/0x5fc <-", "(ffffffff8109cb72 <-", 0);
+	g_string_replace(g, "(ladder_select_state+0x37/0x5fc <-", "(ffffffff8109db72 <-", 0);
+	hex = g_string_free(g, FALSE);
+	r3 = import_text(hex, &o, &st, &err);
+	assert_null(err);
+	assert_int_equal(st.records, 2);
+	assert_int_equal(st.reset_dropped, 2);
+	assert_string_equal(r3, r2);
+	/* no marker: refused */
+	g_strlcpy(o.reset_governor, "menu", sizeof(o.reset_governor));
+	assert_null(import_text(in, &o, &st, &err));
+	assert_non_null(err);
+	assert_non_null(strstr(err->message, "no \"idlesim-capture: governor menu\" marker"));
+	g_clear_error(&err);
+}
+
+/*
  * trace-cmd report prints a return probe's addresses as numbers, "(FUNC
  * <- RET)": whose got-tick reading it is (a governor's or do_idle()'s) is
  * told by the return address's distance from the select probe's, which
@@ -1145,6 +1205,7 @@ int main(void)
 		cmocka_unit_test(test_compressed_cut),
 		cmocka_unit_test(test_tick),
 		cmocka_unit_test(test_probes),
+		cmocka_unit_test(test_governor_reset),
 		cmocka_unit_test(test_probes_hex),
 		cmocka_unit_test(test_probes_refused),
 		cmocka_unit_test(test_probes_refused_order),

@@ -89,6 +89,14 @@ struct is_capture_options {
 	bool no_probes;              /* ignore the kprobe events of
 					tools/capture/probes.sh (the stock
 					tracepoints' reconstruction alone) */
+	/*
+	 * The capture reset the governor by switching to this one and back
+	 * (idlesim-capture: "idlesim-capture: governor NAME" trace markers):
+	 * each CPU's periods before its first select after the reset are
+	 * dropped, so the replay starts from the governor's initial state.
+	 * Empty: no reset.
+	 */
+	char reset_governor[32];
 };
 #define IS_CAPTURE_DEFAULT_WINDOW 65536
 
@@ -143,6 +151,8 @@ struct is_capture_stats {
 	uint64_t probe_iowait;          /* nr_iowait readings, and the records that carry
 					   one read inside their select (io=) */
 	uint64_t probe_iowait_records;
+	/* periods dropped as made before the governor's reset (reset_governor) */
+	uint64_t reset_dropped;
 	uint64_t probe_unselected;      /* periods with no governor's select (no latency
 					   probe: the default idle loop): dropped */
 	bool probe_delta;               /* its delta_next_ns was readable */
@@ -183,6 +193,8 @@ struct is_bundle {
 	bool tick_stop_traced;
 	int64_t lost_events;
 	char release[128], governor[32];
+	char reset_governor[32];  /* governor_reset=NAME: the capture switched to
+				     NAME and back (empty: no reset) */
 	GPtrArray *probes;        /* "NAME ok ARGS" / "NAME failed: WHY" */
 	char note[128];           /* "" or what the import could not read */
 };

@@ -79,6 +79,10 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 				s->probe_rejected_records, s->probe_rejected_dropped,
 				s->probe_select ? "" : " (no select probe: their state is unknown)");
 	}
+	if (s->reset_dropped)
+		fprintf(f, "  %" G_GUINT64_FORMAT " periods came before their CPU's first select "
+			"after the governor's reset (its state then is not known): dropped\n",
+			s->reset_dropped);
 	if (s->probe_unselected)
 		fprintf(f, "  %" G_GUINT64_FORMAT " idle periods had no governor's select (no "
 			"latency probe: the default idle loop, e.g. before the cpuidle driver "
@@ -141,7 +145,7 @@ int cmd_import(int argc, char **argv)
 	gint hz = -1;
 	gint64 window = IS_CAPTURE_DEFAULT_WINDOW;
 	gboolean report = FALSE, quiet = FALSE, tick_traced = FALSE, no_probes = FALSE;
-	g_autofree char *rts_arg = NULL;
+	g_autofree char *rts_arg = NULL, *reset_gov = NULL;
 	int rts = IS_RTS_TIMERS;
 	GOptionEntry entries[] = {
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "native trace to write (.istb = binary)", "FILE" },
@@ -158,6 +162,10 @@ int cmd_import(int argc, char **argv)
 		  "sleep length of a selection that kept a running tick (stock events cannot tell): "
 		  "timers (the next hrtimer, default) or tick (the next tick, as when "
 		  "tick_nohz_next_event() returns 0)", "timers|tick" },
+		{ "governor-reset", 0, 0, G_OPTION_ARG_STRING, &reset_gov,
+		  "the capture reset the governor by switching to NAME and back (idlesim-capture's "
+		  "trace markers): each CPU's periods before its first select after the reset "
+		  "are dropped", "NAME" },
 		{ "no-probes", 0, 0, G_OPTION_ARG_NONE, &no_probes,
 		  "ignore the capture's kprobe events (tools/capture/probes.sh): the stock "
 		  "tracepoints' reconstruction alone", NULL },
@@ -207,6 +215,8 @@ int cmd_import(int argc, char **argv)
 			hz = bundle.hz;
 		if (bundle.tick_stop_traced)
 			tick_traced = TRUE;
+		if (!reset_gov && bundle.reset_governor[0])
+			reset_gov = g_strdup(bundle.reset_governor);
 		if (!quiet) {
 			FILE *q = strcmp(out, "-") ? stdout : stderr;
 
@@ -320,6 +330,14 @@ int cmd_import(int argc, char **argv)
 						.no_probes = no_probes };
 		struct is_capture_stats st;
 
+		if (reset_gov && (!*reset_gov || strlen(reset_gov) >= sizeof(o.reset_governor))) {
+			cli_error("--governor-reset: '%s' is not a governor's name", reset_gov);
+			is_states_free(t);
+			is_trace_header_clear(&h);
+			return EXIT_USAGE;
+		}
+		if (reset_gov)
+			g_strlcpy(o.reset_governor, reset_gov, sizeof(o.reset_governor));
 		g_snprintf(h.source, sizeof(h.source), "idlesim import of a stock capture");
 		if (!is_import_capture(in, out, is_trace_format_for_path(out), &h, t, disabled,
 				       &o, &st, &err)) {

@@ -112,6 +112,14 @@ bool is_bundle_read(const char *path, struct is_bundle *b, GError **error)
 			if (strcmp(v, "0") && strcmp(v, "1"))
 				return bad(error, meta, i + 1, l, "not 0 or 1");
 			b->tick_stop_traced = v[0] == '1';
+		} else if (!strcmp(l, "governor_reset")) {
+			/* "off: WHY", or the governor switched to and back */
+			if (!g_str_has_prefix(v, "off")) {
+				if (!*v || strlen(v) >= sizeof(b->reset_governor) ||
+				    strspn(v, "abcdefghijklmnopqrstuvwxyz0123456789_-") != strlen(v))
+					return bad(error, meta, i + 1, l, "not a governor's name or off");
+				g_strlcpy(b->reset_governor, v, sizeof(b->reset_governor));
+			}
 		} else if (g_str_has_prefix(l, "probe_")) {
 			g_ptr_array_add(b->probes, g_strdup_printf("%s %s", l + 6, v));
 		} else if (g_strv_contains(text_keys, l)) {

@@ -125,6 +125,14 @@ struct ccpu {
 	/* nr_iowait_cpu() read inside the select (-1: none; menu of 6.1 reads it) */
 	int64_t pr_iow, iow;
 	/*
+	 * After a capture's reset of the governor: 0 before its first marker,
+	 * 1 from there (the other governor selects), 2 from this CPU's first
+	 * select by the capture's governor after it; whether the select of
+	 * this pass (pr_fresh) and of the open period (fresh) came in phase 2.
+	 */
+	int reset_phase;
+	bool pr_fresh, fresh;
+	/*
 	 * The reflect after this period's exit: dev->last_residency_ns
 	 * (INT64_MIN: none yet), the index it was given, poll_time_limit
 	 * (-1: not traced).
@@ -147,6 +155,8 @@ struct func {
 	char *name;
 	uint64_t on_grid, off_grid;
 	bool named_tick;
+	/* the governor a capture's reset switched to, or a function of it */
+	bool reset_other;
 	/*
 	 * Its expiry times (> 0) on each candidate HZ's grid (hz_grid[]): a
 	 * tick timer's lie on TICK_NSEC multiples, whatever HZ was assumed,
@@ -186,6 +196,8 @@ struct cap_ctx {
 	struct held *held;
 	int nheld;
 	bool hold_off;
+	/* the reset's markers: to the other governor, and back */
+	bool reset_seen, reset_back;
 	struct is_capture_stats st;
 	/* reorder window */
 	struct cap_event *heap;
@@ -381,6 +393,12 @@ uint32_t cap_intern(struct cap_ctx *c, const char *name, size_t len)
 	for (int i = 0; tick_names[i]; i++)
 		if (strcmp(f->name, tick_names[i]) == 0)
 			f->named_tick = true;
+	/* "ladder", "ladder_select_state": in-tree governors' functions bear their names */
+	if (c->o.reset_governor[0] && g_str_has_prefix(f->name, c->o.reset_governor)) {
+		char next = f->name[strlen(c->o.reset_governor)];
+
+		f->reset_other = next == '\0' || next == '_';
+	}
 	g_ptr_array_add(c->funcs, f);
 	g_hash_table_insert(c->fidx, f->name, GUINT_TO_POINTER(c->funcs->len));
 	return c->funcs->len;
@@ -397,6 +415,11 @@ uint32_t cap_intern(struct cap_ctx *c, const char *name, size_t len)
  * resolution mode) overtakes it, as on the ppc64le guest, where fixing it
  * after 8 expiries took the wrong function.
  */
+static struct func *func_at(struct cap_ctx *c, uint32_t id)
+{
+	return g_ptr_array_index(c->funcs, id - 1);
+}
+
 static uint32_t tick_func(struct cap_ctx *c)
 {
 	uint32_t best = 0;
@@ -438,6 +461,7 @@ static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
 			c->cpu[k].pr_sel_ts = c->cpu[k].sel_ts = INT64_MIN;
 			c->cpu[k].pr_draw = c->cpu[k].draw = -1;
 			c->cpu[k].pr_iow = c->cpu[k].iow = -1;
+			c->cpu[k].reset_phase = c->reset_seen ? 1 : 0;
 			c->cpu[k].pr_lres = INT64_MIN;
 			c->cpu[k].pr_gt = -1;
 			c->cpu[k].pr_sel_state = c->cpu[k].pr_sel_stop = -1;
@@ -722,7 +746,7 @@ static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork
 static void clear_pass_probes(struct ccpu *p)
 {
 	p->pr_draw = p->pr_iow = -1;
-	p->pr_sleep = p->pr_lat = p->pr_in_select = false;
+	p->pr_sleep = p->pr_lat = p->pr_in_select = p->pr_fresh = false;
 	p->pr_stop = -1;
 	p->pr_sel_ts = INT64_MIN;
 	p->pr_sel_state = p->pr_sel_stop = -1;
@@ -758,6 +782,10 @@ static void rejected(struct cap_ctx *c, int cpu, struct ccpu *p)
 	struct is_record r = { 0 };
 	const bool ts = p->tick_stopped && !p->stopped_this_pass;
 
+	if (c->o.reset_governor[0] && !p->pr_fresh) {
+		c->st.reset_dropped++;
+		goto used;
+	}
 	if (p->pr_sel_state < 0 || p->pr_sel_state >= c->t->count ||
 	    p->pr_sel_ts == INT64_MIN || p->nrej == G_N_ELEMENTS(p->rej)) {
 		c->st.probe_rejected_dropped++;
@@ -947,6 +975,11 @@ static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork
 		c->st.probe_unselected++;
 		return;
 	}
+	/* made before the governor's reset: its state then is not known */
+	if (c->o.reset_governor[0] && !p->fresh) {
+		c->st.reset_dropped++;
+		return;
+	}
 	if (!c->o.no_probes && !c->pr_any && !c->hold_off) {
 		if (!c->held)
 			c->held = g_new(struct held, HOLD_MAX);
@@ -1014,6 +1047,7 @@ static void take_probes(struct cap_ctx *c, struct ccpu *p)
 	p->sel_ts = p->pr_sel_ts;
 	p->draw = p->pr_draw;
 	p->iow = p->pr_iow;
+	p->fresh = p->pr_fresh;
 	clear_pass_probes(p);
 }
 
@@ -1261,6 +1295,28 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		if (!p->pr_in_select) {
 			p->pr_in_select = true;
 			p->pr_sel_ts = e->ts_ns;
+			/*
+			 * The capture governor's first select after the reset:
+			 * told by its caller, or where the callers are not
+			 * known (a trace.dat without kallsyms), the first after
+			 * the marker of the switch back.
+			 */
+			if (p->reset_phase == 1 &&
+			    (e->func ? !func_at(c, e->func)->reset_other : c->reset_back))
+				p->reset_phase = 2;
+			p->pr_fresh = p->reset_phase == 2;
+		}
+		break;
+	case CAP_MARK:
+		if (!c->o.reset_governor[0] || !e->func)
+			break;
+		if (func_at(c, e->func)->reset_other) {
+			c->reset_seen = true;
+			for (int k = 0; k < c->ncpu_alloc; k++)
+				if (c->cpu[k].reset_phase == 0)
+					c->cpu[k].reset_phase = 1;
+		} else if (c->reset_seen) {
+			c->reset_back = true;
 		}
 		break;
 	case CAP_PR_SELECT:
@@ -1766,6 +1822,13 @@ bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,
 	release_held(c);
 	if (!out_release(c, 0, true, error))
 		return false;
+	if (c->o.reset_governor[0] && !c->reset_seen) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "%s: the governor was reset through %s (the bundle's governor_reset), "
+			    "but the capture holds no \"idlesim-capture: governor %s\" marker",
+			    c->path, c->o.reset_governor, c->o.reset_governor);
+		return false;
+	}
 	if (!c->spooled) {
 		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
 			    "%s: no complete idle period (power:cpu_idle entry and exit) found",

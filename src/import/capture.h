@@ -28,10 +28,12 @@ enum cap_type {
 	CAP_HOTPLUG,       /* cpuhp:cpuhp_enter/exit; a = the CPU changing state */
 	CAP_PR_SLEEP,      /* kprobe idlesim_sleep_length; a = sleep_ns, b = delta_next_ns
 			      (INT64_MIN: the kernel let the probe read no argument) */
-	CAP_PR_LATREQ,     /* kprobe idlesim_latency_req; a = latency_req_ns */
+	CAP_PR_LATREQ,     /* kprobe idlesim_latency_req; a = latency_req_ns, func = the
+			      caller (the governor's select; 0: not known) */
 	CAP_PR_STOP,       /* kprobes idlesim_stop_tick (a = 1), idlesim_retain_tick (a = 0) */
 	CAP_PR_DRAW,       /* kprobe idlesim_draw; a = the u32 drawn */
 	CAP_PR_IOWAIT,     /* kprobe idlesim_nr_iowait; a = nr_iowait_cpu()'s return */
+	CAP_MARK,          /* trace marker "idlesim-capture: governor NAME": func = NAME */
 	CAP_PR_GOTTICK,    /* kprobe idlesim_got_tick; a = tick_nohz_idle_got_tick()'s return,
 			      b = 1 where its caller was do_idle(), not a governor */
 	CAP_PR_SELECT,     /* kprobe idlesim_select; a = cpuidle_select()'s state, b = its
@@ -60,6 +62,9 @@ struct cap_event {
 };
 
 struct cap_ctx;
+
+/* The trace marker idlesim-capture writes at each switch of its reset. */
+#define MARK_GOVERNOR "idlesim-capture: governor "
 
 struct cap_ctx *cap_new(const char *path, const struct is_capture_options *o,
 			const struct is_state_table *t, uint32_t disabled);

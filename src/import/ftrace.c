@@ -174,6 +174,22 @@ static uint64_t probe_ret_ip(const char *pl)
 	return *q == ')' ? v : 0;
 }
 
+/*
+ * A return probe's caller by name, "(teo_select+0x37/0x5fc <- ...)",
+ * interned; 0 where the capture gives it as a number.
+ */
+static uint32_t probe_caller(struct cap_ctx *c, const char *pl)
+{
+	size_t n;
+
+	if (*pl != '(')
+		return 0;
+	n = strcspn(pl + 1, "+ ");
+	if (!n || pl[1 + n] != '+' || probe_ret_ip(pl))
+		return 0;
+	return cap_intern(c, pl + 1, n);
+}
+
 /* trace-cmd's sched plugin: "prev:pid [prio] S ==> next:pid [prio]". */
 static bool plugin_switch(const char *pl, int64_t *prev, int64_t *next)
 {
@@ -299,6 +315,16 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 			return false;
 		e.type = CAP_PR_LATREQ;
 		e.a = x;
+		e.func = probe_caller(c, pl);
+	} else if (IS_EV("tracing_mark_write") || IS_EV("print")) {
+		/* trace-cmd report: "print: tracing_mark_write: TEXT" */
+		const char *m = strstr(pl, MARK_GOVERNOR);
+
+		if (m) {
+			m += sizeof(MARK_GOVERNOR) - 1;
+			e.type = CAP_MARK;
+			e.func = cap_intern(c, m, strcspn(m, " \t\r\n"));
+		}
 	} else if (IS_EV("idlesim_draw")) {
 		if (!need(c, error, line, pl, "draw", &x))
 			return false;

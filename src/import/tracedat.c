@@ -76,20 +76,27 @@ static bool field_u64(struct tep_event *ev, struct tep_record *r, const char *na
 	return tep_get_any_field_val(NULL, ev, name, r, v, 0) == 0;
 }
 
+/* Interns @name here and, when new, in the parent (same ids on both ends). */
+static uint32_t name_id(struct dat_ctx *d, const char *name, size_t len)
+{
+	uint32_t before = cap_func_count(d->c), id;
+
+	id = cap_intern(d->c, name, len);
+	if (cap_func_count(d->c) != before)
+		send_blob(d->out, 'F', name, (uint32_t)len);
+	return id;
+}
+
 static uint32_t func_id(struct dat_ctx *d, unsigned long long addr)
 {
 	const char *name = tep_find_function(d->tep, addr);
 	char buf[24];
-	uint32_t before = cap_func_count(d->c), id;
 
 	if (!name) {
 		g_snprintf(buf, sizeof(buf), "0x%llx", addr);
 		name = buf;
 	}
-	id = cap_intern(d->c, name, strlen(name));
-	if (cap_func_count(d->c) != before)
-		send_blob(d->out, 'F', name, (uint32_t)strlen(name));
-	return id;
+	return name_id(d, name, strlen(name));
 }
 
 static int fail(struct dat_ctx *d, const char *field)
@@ -229,6 +236,28 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 			return fail(d, "latency_req_ns");
 		e.type = CAP_PR_LATREQ;
 		e.a = (int64_t)v;
+		/* the caller, where the file has the kernel's symbols */
+		if (field_u64(ev, r, "__probe_ret_ip", &w)) {
+			const char *fn = tep_find_function(d->tep, w);
+
+			if (fn)
+				e.func = name_id(d, fn, strlen(fn));
+		}
+	} else if (!strcmp(name, "print")) {
+		/* a trace marker: idlesim-capture's reset of the governor */
+		int len = 0;
+		const char *buf = tep_get_field_raw(NULL, ev, "buf", r, &len, 0);
+		const char *m = buf && len > 0 ? g_strstr_len(buf, len, MARK_GOVERNOR) : NULL;
+
+		if (m) {
+			size_t left = (size_t)(buf + len - m) - (sizeof(MARK_GOVERNOR) - 1), n = 0;
+
+			m += sizeof(MARK_GOVERNOR) - 1;
+			while (n < left && m[n] && !g_ascii_isspace(m[n]))
+				n++;
+			e.type = CAP_MARK;
+			e.func = name_id(d, m, n);
+		}
 	} else if (!strcmp(name, "idlesim_draw")) {
 		if (!field_u64(ev, r, "draw", &v))
 			return fail(d, "draw");
