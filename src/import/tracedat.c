@@ -244,16 +244,22 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 				e.func = name_id(d, fn, strlen(fn));
 		}
 	} else if (!strcmp(name, "print")) {
-		/* a trace marker: idlesim-capture's reset of the governor */
-		int len = 0;
-		const char *buf = tep_get_field_raw(NULL, ev, "buf", r, &len, 0);
-		const char *m = buf && len > 0 ? g_strstr_len(buf, len, MARK_GOVERNOR) : NULL;
+		/*
+		 * A trace marker: idlesim-capture's reset of the governor.
+		 * ftrace's print event ends in "char buf[]", a flexible
+		 * array: the text runs to its NUL within the record.
+		 */
+		struct tep_format_field *f = tep_find_field(ev, "buf");
+		const char *buf = f && (int)f->offset < r->size ? (const char *)r->data + f->offset :
+				  NULL;
+		size_t len = buf ? strnlen(buf, (size_t)(r->size - (int)f->offset)) : 0;
+		const char *m = len ? g_strstr_len(buf, (gssize)len, MARK_GOVERNOR) : NULL;
 
 		if (m) {
-			size_t left = (size_t)(buf + len - m) - (sizeof(MARK_GOVERNOR) - 1), n = 0;
+			size_t n = 0;
 
 			m += sizeof(MARK_GOVERNOR) - 1;
-			while (n < left && m[n] && !g_ascii_isspace(m[n]))
+			while (m + n < buf + len && !g_ascii_isspace(m[n]))
 				n++;
 			e.type = CAP_MARK;
 			e.func = name_id(d, m, n);
