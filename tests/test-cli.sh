@@ -287,6 +287,22 @@ fi
 rm "$B/trace.dat"
 expect 0 "  capture $B/trace.txt.xz" -- "$IDLESIM" import "$B" -s power9 -o "$T/bundle3.trace"
 
+# A teo capture of Debian's 6.1 (the x86_64 guest, its first 20,000
+# lines) that idlesim-capture began by resetting the governor (teo ->
+# ladder -> teo, a trace marker after each switch): with the reset's
+# drop, every decision replays; fed whole (the ladder's selects and
+# teo's unknown history taken as teo's), one does not.
+CR="$TESTDATA/capture-teo61-reset.txt.xz"
+expect 0 "periods came before their CPU's first select after the governor's reset" \
+	-- "$IDLESIM" import -s power9 --hz 100 --tick-stop-traced --governor-reset ladder "$CR" -o "$T/reset.trace"
+expect 0 "teo-6.1: 1001 decisions compared, 0 mismatches" \
+	-- "$IDLESIM" replay -m exact --check -g teo-6.1 "$T/reset.trace"
+"$IDLESIM" import -q -s power9 --hz 100 --tick-stop-traced "$CR" -o "$T/noreset.trace"
+expect 1 "teo-6.1: 1004 decisions compared, 1 mismatches" \
+	-- "$IDLESIM" replay -m exact --check -g teo-6.1 "$T/noreset.trace"
+expect 2 "--governor-reset: '' is not a governor's name" \
+	-- "$IDLESIM" import -q -s power9 --governor-reset "" "$CR" -o "$T/reset2.trace"
+
 # --- import of the kernel series' trace events
 expect 0 "2 records (1 not entered) on 2 CPUs" "2 partial periods" "2 other events ignored" \
 	-- "$IDLESIM" import -s power9 --format cpuidle-events "$TESTDATA/cpuidle-events.txt" -o "$T/imp.trace"
