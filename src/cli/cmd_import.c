@@ -51,11 +51,12 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 			" reflect events, not used (--no-probes)\n",
 			s->probe_sleep, s->probe_latreq, s->probe_stop, s->probe_reflect);
 	} else {
-		fprintf(f, "  kprobes: %" G_GUINT64_FORMAT " sleep-length (delta_next %s), %"
+		fprintf(f, "  kprobes: %" G_GUINT64_FORMAT " sleep-length (%s), %"
 			G_GUINT64_FORMAT " latency, %" G_GUINT64_FORMAT " stop-tick, %" G_GUINT64_FORMAT
 			" draw, %" G_GUINT64_FORMAT " select events; %" G_GUINT64_FORMAT
 			" periods take the sleep length (or that none was read) from them\n",
-			s->probe_sleep, s->probe_delta ? "read" : "not readable: estimated",
+			s->probe_sleep, s->probe_delta ? "delta_next read" :
+			s->probe_sleep ? "delta_next not readable: estimated" : "no select read it",
 			s->probe_latreq, s->probe_stop, s->probe_draw, s->probe_select,
 			s->probe_sleep_records);
 		if (s->probe_iowait_records)
