@@ -45,6 +45,9 @@ static void header(struct is_trace_header *h)
 	strcpy(h->source, "unit test");
 	h->poll_overrun_ns = 18000;
 	h->tick_late_ns = 213000;
+	/* CPU 1's dev->last_residency_ns at the start; 0 and 2 without a line */
+	is_trace_header_set_start_lres(h, 1, -5);
+	is_trace_header_set_start_lres(h, 3, 7); /* no CPU 3: ignored */
 	is_trace_header_add_comment(h, "# a comment");
 }
 
@@ -108,6 +111,10 @@ static void read_all(const char *path, enum is_trace_format fmt)
 	assert_string_equal(h->source, "unit test");
 	assert_int_equal(h->poll_overrun_ns, 18000);
 	assert_int_equal(h->tick_late_ns, 213000);
+	assert_non_null(h->start_lres_ns);
+	assert_int_equal(h->start_lres_ns[0], 0);
+	assert_int_equal(h->start_lres_ns[1], -5);
+	assert_int_equal(h->start_lres_ns[2], 0);
 	assert_int_equal(h->ncomments, 1);
 	for (size_t i = 0; i < G_N_ELEMENTS(recs); i++) {
 		assert_int_equal(is_trace_next(r, &rec, &err), 1);
@@ -247,6 +254,15 @@ static const struct {
 	  "poll_overrun_ns 1\npoll_overrun_ns 2\ndata\n", { ":6:", "'poll_overrun_ns'", "given twice" } },
 	{ "tick lateness too large", "idlesim-trace 2\nstates power9 7\nhz 100\ncpus 1\n"
 	  "tick_late_ns 1000000001\ndata\n", { ":5:", "'tick_late_ns'", "0..1000000000" } },
+	{ "last residency before cpus", "idlesim-trace 2\nstates power9 7\nhz 100\n"
+	  "last_residency_ns 0 5\ncpus 1\ndata\n", { ":4:", "'last_residency_ns'", "after 'cpus'" } },
+	{ "last residency cpu", "idlesim-trace 2\nstates power9 7\nhz 100\ncpus 2\n"
+	  "last_residency_ns 2 5\ndata\n", { ":5:", "'last_residency_ns'", "CPU below cpus" } },
+	{ "last residency twice", "idlesim-trace 2\nstates power9 7\nhz 100\ncpus 2\n"
+	  "last_residency_ns 1 5\nlast_residency_ns 1 6\ndata\n",
+	  { ":6:", "'last_residency_ns'", "given twice" } },
+	{ "last residency value", "idlesim-trace 2\nstates power9 7\nhz 100\ncpus 2\n"
+	  "last_residency_ns 1 5us\ndata\n", { ":5:", "'last_residency_ns'", "not an integer" } },
 	{ "tick lateness twice", "idlesim-trace 2\nstates power9 7\nhz 100\ncpus 1\n"
 	  "tick_late_ns 1\ntick_late_ns 2\ndata\n", { ":6:", "'tick_late_ns'", "given twice" } },
 	{ "missing field", HDR "I 0 100 5000 3000 0 1000000\n", { ":6:", "'idle_ns'", "missing" } },

@@ -153,6 +153,9 @@ struct is_capture_stats {
 	uint64_t probe_iowait_records;
 	/* periods dropped as made before the governor's reset (reset_governor) */
 	uint64_t reset_dropped;
+	/* CPUs whose dev->last_residency_ns at their first record the reflect
+	 * probe gave (the header's last_residency_ns), and that had none yet */
+	uint64_t start_lres_cpus, start_lres_unknown;
 	uint64_t probe_unselected;      /* periods with no governor's select (no latency
 					   probe: the default idle loop): dropped */
 	bool probe_delta;               /* its delta_next_ns was readable */

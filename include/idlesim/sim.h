@@ -65,6 +65,12 @@ struct is_sim_config {
 	 * kernel entered, and the wakeup event is taken that much earlier.
 	 */
 	bool exit_free;
+	/*
+	 * dev->last_residency_ns of each CPU at the start (cpus entries, the
+	 * trace header's start_lres_ns), or NULL: 0, as at boot.  Borrowed:
+	 * it must outlive the simulation.
+	 */
+	const int64_t *start_lres_ns;
 };
 
 /* One selection as the event loop saw it; passed to the observer. */

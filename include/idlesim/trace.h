@@ -136,6 +136,15 @@ struct is_trace_header {
 	 * for the retained tick.  0: none ("tick_late_ns", optional).
 	 */
 	int64_t tick_late_ns;
+	/*
+	 * dev->last_residency_ns of each CPU when the trace begins (lines
+	 * "last_residency_ns CPU NS", optional): what the kernel measured in
+	 * the pass before the CPU's first record, which a capture that begins
+	 * in the governor's life knows from its reflect probe and menu's,
+	 * ladder's and teo's first select may read.  NULL, or a CPU without
+	 * a line: 0, as at boot.  Else h->cpus entries, owned.
+	 */
+	int64_t *start_lres_ns;
 	/* the table itself ("state" lines, version 2); a writer embeds it when set */
 	bool has_table;
 	struct is_state_table table;
@@ -154,6 +163,8 @@ void is_trace_header_clear(struct is_trace_header *h);
 void is_trace_header_copy(struct is_trace_header *dst,
 			  const struct is_trace_header *src);
 bool is_trace_header_add_comment(struct is_trace_header *h, const char *text);
+/* CPU @cpu's dev->last_residency_ns at the trace's start (h->cpus set first). */
+void is_trace_header_set_start_lres(struct is_trace_header *h, int cpu, int64_t ns);
 /* Embeds @t (and names it in "states NAME COUNT"). */
 void is_trace_header_set_table(struct is_trace_header *h, const struct is_state_table *t);
 

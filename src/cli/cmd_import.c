@@ -80,6 +80,10 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 				s->probe_rejected_records, s->probe_rejected_dropped,
 				s->probe_select ? "" : " (no select probe: their state is unknown)");
 	}
+	if (s->start_lres_cpus || s->start_lres_unknown)
+		fprintf(f, "  dev->last_residency_ns at each CPU's first record, from the reflect probe: "
+			"%" G_GUINT64_FORMAT " CPUs in the header (last_residency_ns), %" G_GUINT64_FORMAT
+			" not known (0 assumed, as at boot)\n", s->start_lres_cpus, s->start_lres_unknown);
 	if (s->reset_dropped)
 		fprintf(f, "  %" G_GUINT64_FORMAT " periods came before their CPU's first select "
 			"after the governor's reset (its state then is not known): dropped\n",

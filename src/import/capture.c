@@ -133,6 +133,15 @@ struct ccpu {
 	int reset_phase;
 	bool pr_fresh, fresh;
 	/*
+	 * dev->last_residency_ns as the reflect probes leave it (the last
+	 * entered pass's residency, 0 after a refused one; INT64_MIN: no
+	 * reflect probe yet), as this pass's select (pr_sel_lres) and the
+	 * open period's (sel_lres) found it, and the CPU's first written
+	 * record's (start_lres, INT64_MIN: none written yet): the header's
+	 * last_residency_ns.
+	 */
+	int64_t dev_lres, pr_sel_lres, sel_lres, start_lres;
+	/*
 	 * The reflect after this period's exit: dev->last_residency_ns
 	 * (INT64_MIN: none yet), the index it was given, poll_time_limit
 	 * (-1: not traced).
@@ -189,7 +198,7 @@ struct cap_ctx {
 	bool hz_given;
 	/* a kprobe of that kind was seen: from then on, its absence in a pass
 	 * is the kernel's (the governor did not read the sleep length) */
-	bool pr_sleep_on, pr_lat_on, pr_stop_on, pr_gt_on, pr_select_on, pr_any;
+	bool pr_sleep_on, pr_lat_on, pr_stop_on, pr_gt_on, pr_select_on, pr_any, pr_lres_on;
 	/* the select probe's return address (in do_idle()) where given as a number */
 	uint64_t sel_ret_ip;
 	/* periods before the first probe (see finalize()) */
@@ -461,6 +470,8 @@ static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
 			c->cpu[k].pr_sel_ts = c->cpu[k].sel_ts = INT64_MIN;
 			c->cpu[k].pr_draw = c->cpu[k].draw = -1;
 			c->cpu[k].pr_iow = c->cpu[k].iow = -1;
+			c->cpu[k].dev_lres = c->cpu[k].pr_sel_lres = c->cpu[k].sel_lres = INT64_MIN;
+			c->cpu[k].start_lres = INT64_MIN;
 			c->cpu[k].reset_phase = c->reset_seen ? 1 : 0;
 			c->cpu[k].pr_lres = INT64_MIN;
 			c->cpu[k].pr_gt = -1;
@@ -742,6 +753,19 @@ static bool select_probe_on(struct cap_ctx *c)
 static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork, bool est_idle,
 			 int64_t end);
 
+/*
+ * The CPU's first written record: dev->last_residency_ns as its select
+ * found it, the trace's start value (unknown where no reflect probe had
+ * come yet: 0 then, as at boot, and counted).
+ */
+static void note_start_lres(struct cap_ctx *c, struct ccpu *p, int64_t lres)
+{
+	if (p->start_lres != INT64_MIN)
+		return;
+	p->start_lres = lres == INT64_MIN ? 0 : lres;
+	c->st.start_lres_unknown += lres == INT64_MIN && c->pr_lres_on;
+}
+
 /* A select's probes used up (by its entry, or by its refusal). */
 static void clear_pass_probes(struct ccpu *p)
 {
@@ -822,6 +846,7 @@ static void rejected(struct cap_ctx *c, int cpu, struct ccpu *p)
 		r.flags |= IS_F_IOW;
 		r.iowait = (uint32_t)p->pr_iow;
 	}
+	note_start_lres(c, p, p->pr_sel_lres);
 	p->rej[p->nrej++] = r;
 	/* no period open before it (the last one written at a task switch) */
 	if (p->phase != P_AFTER)
@@ -980,6 +1005,8 @@ static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork
 		c->st.reset_dropped++;
 		return;
 	}
+	if (p->sel_ts != INT64_MIN)
+		note_start_lres(c, p, p->sel_lres);
 	if (!c->o.no_probes && !c->pr_any && !c->hold_off) {
 		if (!c->held)
 			c->held = g_new(struct held, HOLD_MAX);
@@ -1048,6 +1075,7 @@ static void take_probes(struct cap_ctx *c, struct ccpu *p)
 	p->draw = p->pr_draw;
 	p->iow = p->pr_iow;
 	p->fresh = p->pr_fresh;
+	p->sel_lres = p->pr_sel_lres;
 	clear_pass_probes(p);
 }
 
@@ -1295,6 +1323,7 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		if (!p->pr_in_select) {
 			p->pr_in_select = true;
 			p->pr_sel_ts = e->ts_ns;
+			p->pr_sel_lres = p->dev_lres;
 			/*
 			 * The capture governor's first select after the reset:
 			 * told by its caller, or where the callers are not
@@ -1364,6 +1393,9 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 		c->st.probe_reflect++;
 		if (!probe_on(c))
 			break;
+		c->pr_lres_on = true;
+		/* cpuidle_enter_state() set it, or call_cpuidle() zeroed it */
+		p->dev_lres = e->b < 0 ? 0 : e->a;
 		if (e->b < 0) {
 			/* call_cpuidle() refused the state: need_resched */
 			c->st.probe_reflect_busy++;
@@ -1854,6 +1886,11 @@ bool cap_finish(struct cap_ctx *c, const char *out, enum is_trace_format fmt,
 	if (h.cpus < c->hint_cpus)
 		h.cpus = c->hint_cpus;
 	c->st.cpus = h.cpus;
+	for (int i = 0; i <= c->maxcpu && i < h.cpus; i++)
+		if (c->cpu[i].start_lres != INT64_MIN && c->cpu[i].start_lres) {
+			is_trace_header_set_start_lres(&h, i, c->cpu[i].start_lres);
+			c->st.start_lres_cpus++;
+		}
 	if (tick_func(c))
 		g_strlcpy(c->st.tick_function,
 			  ((struct func *)c->funcs->pdata[c->tick_func - 1])->name,

@@ -128,6 +128,7 @@ bool is_run_build(const struct is_run_input *in, enum is_sim_mode mode, struct i
 			.poll_overrun_ns = in->poll_overrun_ns,
 			.tick_late_ns = in->tick_late_ns,
 			.exit_free = in->exit_free,
+			.start_lres_ns = in->hdr.start_lres_ns,
 		};
 
 		g[i].sim = is_sim_new(&cfg, error);

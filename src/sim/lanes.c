@@ -120,8 +120,10 @@ struct is_sim_lanes *is_sim_lanes_new(const struct is_sim_config *cfg, const str
 		c->env.disabled = cfg->disabled;
 		c->tt.tick_at = c->tt.timer_at = INT64_MIN;
 		/* each lane's stream is the one its own simulation would draw from */
+		c->env.last_residency_ns = cfg->start_lres_ns ? cfg->start_lres_ns[i] : 0;
 		for (int l = 0; l < IS_LANES; l++) {
 			c->rng[l] = is_model_rng_seed(seed[l < n ? l : n - 1], i);
+			c->last_residency_ns[l] = c->env.last_residency_ns;
 			is_metrics_acc_init(&c->acc[l]);
 		}
 		/* vectors of IS_LANES 64-bit lanes: aligned as the widest loads want */

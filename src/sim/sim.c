@@ -220,6 +220,7 @@ struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error)
 		c->env.tick_nsec = s->tick_nsec;
 		c->env.cpu = i;
 		c->env.inst = s->inst;
+		c->env.last_residency_ns = cfg->start_lres_ns ? cfg->start_lres_ns[i] : 0;
 		/* Per-CPU stream: independent of thread count and CPU order. */
 		c->rng = is_model_rng_seed(cfg->seed, i);
 		c->tt.tick_at = c->tt.timer_at = INT64_MIN;

@@ -190,6 +190,7 @@ static bool run_group(const struct is_sweep_trace *t, const struct is_governor *
 		.disabled = t->disabled,
 		.poll_overrun_ns = t->hdr.poll_overrun_ns,
 		.tick_late_ns = t->hdr.tick_late_ns,
+		.start_lres_ns = t->hdr.start_lres_ns,
 	};
 	bool ok = true;
 

@@ -76,6 +76,7 @@ void is_trace_header_clear(struct is_trace_header *h)
 	for (int i = 0; i < h->ncomments; i++)
 		g_free(h->comments[i]);
 	h->ncomments = 0;
+	g_clear_pointer(&h->start_lres_ns, g_free);
 }
 
 void is_trace_header_copy(struct is_trace_header *dst,
@@ -84,6 +85,18 @@ void is_trace_header_copy(struct is_trace_header *dst,
 	*dst = *src;
 	for (int i = 0; i < src->ncomments; i++)
 		dst->comments[i] = g_strdup(src->comments[i]);
+	if (src->start_lres_ns)
+		dst->start_lres_ns = g_memdup2(src->start_lres_ns,
+					       sizeof(int64_t) * (size_t)src->cpus);
+}
+
+void is_trace_header_set_start_lres(struct is_trace_header *h, int cpu, int64_t ns)
+{
+	if (cpu < 0 || cpu >= h->cpus)
+		return;
+	if (!h->start_lres_ns)
+		h->start_lres_ns = g_new0(int64_t, h->cpus);
+	h->start_lres_ns[cpu] = ns;
 }
 
 bool is_trace_header_add_comment(struct is_trace_header *h, const char *text)
@@ -275,6 +288,28 @@ bool is_trace_parse_header_line(struct is_trace_header *h, const char *line,
 			return hdr_err(error, path, lineno, "tick_late_ns", "must be 0..1000000000",
 				       v, vlen);
 		h->tick_late_ns = n;
+	} else if (KEY("last_residency_ns")) {
+		const char *sp2 = memchr(v, ' ', vlen);
+		int64_t cpu;
+
+		if (!(*seen & SEEN_CPUS))
+			return hdr_err(error, path, lineno, "last_residency_ns",
+				       "comes after 'cpus'", NULL, 0);
+		if (!sp2 || !is_parse_i64(v, (size_t)(sp2 - v), &cpu) || cpu < 0 || cpu >= h->cpus)
+			return hdr_err(error, path, lineno, "last_residency_ns",
+				       "expected 'last_residency_ns CPU NS', CPU below cpus", v, vlen);
+		if (!is_parse_i64(sp2 + 1, vlen - (size_t)(sp2 + 1 - v), &n))
+			return hdr_err(error, path, lineno, "last_residency_ns",
+				       "NS is not an integer", sp2 + 1, vlen - (size_t)(sp2 + 1 - v));
+		if (!h->start_lres_ns) {
+			h->start_lres_ns = g_new(int64_t, h->cpus);
+			for (int i = 0; i < h->cpus; i++)
+				h->start_lres_ns[i] = INT64_MIN; /* not given yet */
+		}
+		if (h->start_lres_ns[cpu] != INT64_MIN)
+			return hdr_err(error, path, lineno, "last_residency_ns",
+				       "given twice for a CPU", v, vlen);
+		h->start_lres_ns[cpu] = n;
 	} else if (KEY("state") && h->version >= 2) {
 		if (!parse_state_line(h, v, vlen, path, lineno, error))
 			return false;
@@ -319,6 +354,10 @@ bool is_trace_header_complete(struct is_trace_header *h, unsigned seen,
 		return hdr_err(error, path, lineno, "hz", "missing", NULL, 0);
 	if (!(seen & SEEN_CPUS))
 		return hdr_err(error, path, lineno, "cpus", "missing", NULL, 0);
+	/* a CPU without a last_residency_ns line: 0, as at boot */
+	for (int i = 0; h->start_lres_ns && i < h->cpus; i++)
+		if (h->start_lres_ns[i] == INT64_MIN)
+			h->start_lres_ns[i] = 0;
 	return true;
 }
 
@@ -347,6 +386,10 @@ char *is_trace_header_body(const struct is_trace_header *h)
 		g_string_append_printf(s, "poll_overrun_ns %" G_GINT64_FORMAT "\n", h->poll_overrun_ns);
 	if (h->tick_late_ns)
 		g_string_append_printf(s, "tick_late_ns %" G_GINT64_FORMAT "\n", h->tick_late_ns);
+	for (int i = 0; h->start_lres_ns && i < h->cpus; i++)
+		if (h->start_lres_ns[i])
+			g_string_append_printf(s, "last_residency_ns %d %" G_GINT64_FORMAT "\n", i,
+					       h->start_lres_ns[i]);
 	if (h->source[0])
 		g_string_append_printf(s, "source %s\n", h->source);
 	for (int i = 0; i < h->ncomments; i++)
