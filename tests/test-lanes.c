@@ -81,6 +81,7 @@ static void compare(const struct is_state_table *table, const struct is_trace_he
 		.poll_overrun_ns = mc->poll_overrun_ns,
 		.tick_late_ns = mc->tick_late_ns,
 		.exit_free = mc->exit_free,
+		.start_lres_ns = hdr->start_lres_ns,
 	};
 	struct is_sim_lanes *l;
 	GError *err = NULL;
@@ -240,7 +241,10 @@ static void test_random(void **state)
 	rnd_state = 7;
 	for (size_t ti = 0; ti < G_N_ELEMENTS(tables); ti++) {
 		const struct is_state_table *table = is_states_builtin(tables[ti]);
-		struct is_trace_header hdr = { .cpus = 3, .hz = 250 };
+		/* each CPU's dev->last_residency_ns at the start (a capture's header) */
+		int64_t lres0[3] = { 0, 150000, -3 };
+		struct is_trace_header hdr = { .cpus = 3, .hz = 250,
+					       .start_lres_ns = ti % 2 ? lres0 : NULL };
 
 		if (!table || table->count > 7)
 			continue;
