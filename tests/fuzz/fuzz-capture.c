@@ -2,8 +2,9 @@
 /*
  * Fuzz target: the stock-capture importer (ftrace / trace-cmd text, and
  * gzip/xz input), end to end: parse, reorder, reconstruct, write.  The
- * first byte picks the format, the state table, HZ and a small reorder
- * window, so that the window's error path is reached too.
+ * first byte picks the format, the state table, HZ, a small reorder
+ * window (so that the window's error path is reached too) and a reset of
+ * the governor through ladder (bit 5).
  */
 #include "fuzz.h"
 #include "idlesim/import.h"
@@ -31,6 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	o.format = fmts[data[0] & 3];
 	o.hz = data[0] & 8 ? 250 : 100;
 	o.reorder_window = data[0] & 16 ? 4 : 0;
+	/* idlesim-capture's reset of the governor, through ladder */
+	if (data[0] & 32)
+		g_strlcpy(o.reset_governor, "ladder", sizeof(o.reset_governor));
 	is_trace_header_init(&h);
 	g_strlcpy(h.states, t->name, sizeof(h.states));
 	h.state_count = t->count;
