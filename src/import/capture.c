@@ -806,7 +806,7 @@ static void rejected(struct cap_ctx *c, int cpu, struct ccpu *p)
 	struct is_record r = { 0 };
 	const bool ts = p->tick_stopped && !p->stopped_this_pass;
 
-	if (c->o.reset_governor[0] && !p->pr_fresh) {
+	if (c->o.reset_governor[0] && c->pr_lat_on && !p->pr_fresh) {
 		c->st.reset_dropped++;
 		goto used;
 	}
@@ -1000,8 +1000,12 @@ static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork
 		c->st.probe_unselected++;
 		return;
 	}
-	/* made before the governor's reset: its state then is not known */
-	if (c->o.reset_governor[0] && !p->fresh) {
+	/*
+	 * Made before the governor's reset: its state then is not known.
+	 * (The selects are told by the latency probe: a capture without it
+	 * keeps every period.)
+	 */
+	if (c->o.reset_governor[0] && c->pr_lat_on && !p->fresh) {
 		c->st.reset_dropped++;
 		return;
 	}
