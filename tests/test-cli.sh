@@ -300,6 +300,9 @@ expect 0 "teo-6.1: 1001 decisions compared, 0 mismatches" \
 "$IDLESIM" import -q -s power9 --hz 100 --tick-stop-traced "$CR" -o "$T/noreset.trace"
 expect 1 "teo-6.1: 1004 decisions compared, 1 mismatches" \
 	-- "$IDLESIM" replay -m exact --check -g teo-6.1 "$T/noreset.trace"
+expect 2 "--governor-reset is for stock captures" \
+	-- "$IDLESIM" import -q -s power9 --format cpuidle-events --governor-reset ladder \
+	"$TESTDATA/cpuidle-events.txt" -o "$T/reset3.trace"
 expect 2 "--governor-reset: '' is not a governor's name" \
 	-- "$IDLESIM" import -q -s power9 --governor-reset "" "$CR" -o "$T/reset2.trace"
 

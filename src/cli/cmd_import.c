@@ -273,6 +273,15 @@ int cmd_import(int argc, char **argv)
 			  "the kernel's sleep lengths");
 		return EXIT_USAGE;
 	}
+	if (reset_gov && kevents) {
+		cli_error("--governor-reset is for stock captures: the series' events start at "
+			  "boot, with the governor's own state");
+		return EXIT_USAGE;
+	}
+	if (reset_gov && (!*reset_gov || strlen(reset_gov) >= sizeof(bundle.reset_governor))) {
+		cli_error("--governor-reset: '%s' is not a governor's name", reset_gov);
+		return EXIT_USAGE;
+	}
 	if (window < 1 || window > 100000000) {
 		cli_error("--reorder-window must be 1..100000000");
 		return EXIT_USAGE;
@@ -335,12 +344,6 @@ int cmd_import(int argc, char **argv)
 						.no_probes = no_probes };
 		struct is_capture_stats st;
 
-		if (reset_gov && (!*reset_gov || strlen(reset_gov) >= sizeof(o.reset_governor))) {
-			cli_error("--governor-reset: '%s' is not a governor's name", reset_gov);
-			is_states_free(t);
-			is_trace_header_clear(&h);
-			return EXIT_USAGE;
-		}
 		if (reset_gov)
 			g_strlcpy(o.reset_governor, reset_gov, sizeof(o.reset_governor));
 		g_snprintf(h.source, sizeof(h.source), "idlesim import of a stock capture");

@@ -766,6 +766,16 @@ static void note_start_lres(struct cap_ctx *c, struct ccpu *p, int64_t lres)
 	c->st.start_lres_unknown += lres == INT64_MIN && c->pr_lres_on;
 }
 
+/*
+ * A select made before the capture's reset of the governor (@fresh: after
+ * it): its governor's state then is not known.  The selects are told by
+ * the latency probe: a capture without it keeps every period.
+ */
+static bool before_reset(const struct cap_ctx *c, bool fresh)
+{
+	return c->o.reset_governor[0] && c->pr_lat_on && !fresh;
+}
+
 /* A select's probes used up (by its entry, or by its refusal). */
 static void clear_pass_probes(struct ccpu *p)
 {
@@ -806,7 +816,7 @@ static void rejected(struct cap_ctx *c, int cpu, struct ccpu *p)
 	struct is_record r = { 0 };
 	const bool ts = p->tick_stopped && !p->stopped_this_pass;
 
-	if (c->o.reset_governor[0] && c->pr_lat_on && !p->pr_fresh) {
+	if (before_reset(c, p->pr_fresh)) {
 		c->st.reset_dropped++;
 		goto used;
 	}
@@ -1000,12 +1010,7 @@ static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork
 		c->st.probe_unselected++;
 		return;
 	}
-	/*
-	 * Made before the governor's reset: its state then is not known.
-	 * (The selects are told by the latency probe: a capture without it
-	 * keeps every period.)
-	 */
-	if (c->o.reset_governor[0] && c->pr_lat_on && !p->fresh) {
+	if (before_reset(c, p->fresh)) {
 		c->st.reset_dropped++;
 		return;
 	}

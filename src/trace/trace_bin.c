@@ -231,7 +231,8 @@ int is_bin_next(struct is_trace_reader *r, struct is_record *rec, GError **error
 	kind = p[0];
 	if (kind != IS_BIN_REC_IDLE && kind != IS_BIN_REC_STATE && kind != IS_BIN_REC_END)
 		return bin_err(r, error, "kind", "unknown record kind");
-	need = rec_size(kind, r->blen - r->bpos > 3 ? p[2] : 0, r->blen - r->bpos > 3 ? p[3] : 0);
+	/* flags and has, where the buffer holds them (else "truncated" below) */
+	need = r->blen - r->bpos > 3 ? rec_size(kind, p[2], p[3]) : rec_size(kind, 0, 0);
 	if (r->blen - r->bpos < need)
 		return bin_short(r, error, "kind", "truncated record");
 	if (kind == IS_BIN_REC_END) {
