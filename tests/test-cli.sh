@@ -367,6 +367,19 @@ if "$IDLESIM" import -q -s power9 --format cpuidle-events "$T/nw.txt.xz" -o "$T/
 else
 	bad "import --format cpuidle-events of an xz capture"
 fi
+# the series' I/O-waiter count (6.1's menu_select(), power:cpuidle_gov_iowait)
+# is the select's io=; a pass without the event has none; a count beyond
+# u32 is refused, naming its line and field
+{ printf '          <idle>-0       [000] d..1.     1.000001: cpuidle_gov_iowait: cpu_id=0 nr_iowait=3\n'
+  kpass 1.00000 1 0; kpass 1.00100 1 1; } > "$T/iow.txt"
+if "$IDLESIM" import -q -s power9 --format cpuidle-events "$T/iow.txt" -o "$T/iow.trace"; then
+	[ "$(grep '^I' "$T/iow.trace" | grep -c ' io=3\( \|$\)')" = 1 ] && [ "$(grep -c ' io=' "$T/iow.trace")" = 1 ] &&
+		ok || bad "import --format cpuidle-events: io= not on the pass that read it alone"
+else
+	bad "import --format cpuidle-events with cpuidle_gov_iowait"
+fi
+sed 's/nr_iowait=3/nr_iowait=4294967296/' "$T/iow.txt" > "$T/iowbig.txt"
+expect 1 "iowbig.txt:1: field 'nr_iowait'" -- "$IDLESIM" import -s power9 --format cpuidle-events "$T/iowbig.txt" -o "$T/iowbig.trace"
 { head -8 "$TESTDATA/cpuidle-events.txt"; echo "CPU:1 [LOST 42 EVENTS]"; tail -n +9 "$TESTDATA/cpuidle-events.txt"; } > "$T/lost.txt"
 expect 1 "lost.txt:9: field 'events'" "lost events" -- "$IDLESIM" import -s power9 --format cpuidle-events "$T/lost.txt" -o "$T/lost.trace"
 [ ! -e "$T/lost.trace" ] && ok || bad "import left a trace behind after an error"

@@ -540,6 +540,84 @@ static void test_probes(void **state)
 }
 
 /*
+ * teo's span from its probe (idlesim_teo_span at teo_reflect()'s return,
+ * a pair of fields per CPU): pass 1 takes CPU 0's s0 (952345 ns, where the
+ * trace's estimate, latency probe to got-tick probe, is 953 us); pass 2's
+ * span is its sleep length (a safety net: the tick ran with a sleep length
+ * above a tick), so the estimate (82 us) stays; pass 3's reading lies 4.9 ms
+ * from the estimate (92 us): not taken, counted.  An event holding other
+ * CPUs' fields only (idlesim_teo_span32) is not this CPU's.  A reading with
+ * its s<CPU> but no l<CPU> is refused, naming the file, line and field.
+ */
+#define TSEL(ts, slp) L(0, ts, "idlesim_latency_req: (teo_select+0x37/0x5fc <- cpuidle_governor_latency_req) latency_req_ns=2000000000000") \
+	L(0, ts, "idlesim_sleep_length: (teo_select+0x544/0x5fc <- tick_nohz_get_sleep_length) sleep_ns=" slp " delta_next_ns=" slp) \
+	L(0, ts, "idlesim_stop_tick: (tick_nohz_idle_stop_tick+0x0/0x40)")
+#define TREFL(ts, idx, res, gt) L(0, ts, "idlesim_reflect: (cpuidle_reflect+0x0/0x30) index=" idx " residency_ns=" res " poll_limit=0") \
+	L(0, ts, "idlesim_got_tick: (teo_reflect+0x30/0x5c <- tick_nohz_idle_got_tick) got_tick=" gt)
+static void test_teo_span_probe(void **state)
+{
+	const char *in = HEAD
+		T(0, "2.000050", "sched_switch: prev_comm=worker prev_pid=55 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120")
+		TSEL("2.000060", "30000000")
+		L(0, "2.000100", "cpu_idle: state=4 cpu_id=0")
+		L(0, "2.001000", "cpu_idle: state=4294967295 cpu_id=0")
+		TREFL("2.001013", "4", "899321", "0")
+		L(0, "2.001014", "idlesim_teo_span: (do_idle+0x14d/0x183 <- teo_reflect) s0=952345 l0=30000000 s1=1 l1=2")
+		TSEL("2.001020", "29000000")
+		L(0, "2.001030", "cpu_idle: state=1 cpu_id=0")
+		L(0, "2.001100", "cpu_idle: state=4294967295 cpu_id=0")
+		TREFL("2.001102", "1", "69000", "1")
+		L(0, "2.001103", "idlesim_teo_span: (do_idle+0x14d/0x183 <- teo_reflect) s0=29000000 l0=29000000 s1=1 l1=2")
+		TSEL("2.001110", "28000000")
+		L(0, "2.001120", "cpu_idle: state=1 cpu_id=0")
+		L(0, "2.001200", "cpu_idle: state=4294967295 cpu_id=0")
+		TREFL("2.001202", "1", "79000", "0")
+		L(0, "2.001203", "idlesim_teo_span32: (do_idle+0x14d/0x183 <- teo_reflect) s32=92000 l32=1")
+		L(0, "2.001203", "idlesim_teo_span: (do_idle+0x14d/0x183 <- teo_reflect) s0=5000000 l0=28000000 s1=1 l1=2")
+		L(0, "2.001300", "sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=worker next_pid=55 next_prio=120");
+	struct is_capture_options o = defaults;
+	struct is_capture_stats st;
+	GError *err = NULL;
+	g_autofree char *r = NULL, *bad = NULL, *r2 = NULL;
+	g_auto(GStrv) lines = NULL;
+
+	(void)state;
+	o.tick_stop_traced = true;
+	r = import_text(in, &o, &st, &err);
+	assert_null(err);
+	lines = g_strsplit(r, "\n", -1);
+	assert_int_equal(g_strv_length(lines), 4);
+	assert_non_null(strstr(lines[0], " span=952345 "));
+	assert_non_null(strstr(lines[1], " span=82000 "));
+	assert_non_null(strstr(lines[2], " span=92000 "));
+	assert_int_equal(st.probe_teo_span, 3); /* span32: not counted */
+	assert_int_equal(st.probe_span_records, 1);
+	assert_int_equal(st.probe_span_net, 1);
+	assert_int_equal(st.probe_span_off, 1);
+
+	/* without the probe: the estimate */
+	{
+		g_autofree char *in2 = g_strdup(in);
+		char *q = strstr(in2, "s0=952345 l0=");
+
+		q[0] = 'x'; /* "x0=": this CPU's pair absent */
+		q[10] = 'y';
+		r2 = import_text(in2, &o, &st, &err);
+		assert_null(err);
+		assert_non_null(strstr(r2, " span=953000 "));
+		assert_int_equal(st.probe_span_records, 0);
+	}
+
+	bad = import_text(HEAD
+		L(0, "2.001014", "idlesim_teo_span: (do_idle+0x14d/0x183 <- teo_reflect) s0=952345 s1=1 l1=2"),
+		&o, &st, &err);
+	assert_null(bad);
+	assert_non_null(err);
+	assert_non_null(strstr(err->message, ".txt:5: field 'l0'"));
+	g_clear_error(&err);
+}
+
+/*
  * idlesim-capture's reset of the governor (teo -> ladder -> teo, a trace
  * marker after each switch): each CPU's periods before its first select by
  * teo after the first marker are dropped (their governor state is not
@@ -1205,6 +1283,7 @@ int main(void)
 		cmocka_unit_test(test_compressed_cut),
 		cmocka_unit_test(test_tick),
 		cmocka_unit_test(test_probes),
+		cmocka_unit_test(test_teo_span_probe),
 		cmocka_unit_test(test_governor_reset),
 		cmocka_unit_test(test_probes_hex),
 		cmocka_unit_test(test_probes_refused),

@@ -166,6 +166,11 @@ struct is_capture_stats {
 	 * the traced period (a kernel whose struct cpuidle_device differs) */
 	uint64_t probe_lres_records, probe_reflect_other, probe_reflect_busy,
 		 probe_reflect_off;
+	/* teo_span probes (teo's time_span_ns at its reflect), the records
+	 * whose span they gave, passes whose span a safety net set to the
+	 * sleep length (the trace's estimate kept), and readings too far from
+	 * the estimate to be the period's (not taken) */
+	uint64_t probe_teo_span, probe_span_records, probe_span_net, probe_span_off;
 	/* selects whose state was refused (need_resched), written as rej=1
 	 * records: the select probe gave their state; without it, dropped */
 	uint64_t probe_select, probe_rejected_records, probe_rejected_dropped;

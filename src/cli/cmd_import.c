@@ -70,6 +70,12 @@ static void print_stats(FILE *f, const char *in, const char *out, const struct i
 				" for another state, %" G_GUINT64_FORMAT " outside their period: not "
 				"taken)\n", s->probe_reflect, s->probe_got_tick, s->probe_lres_records,
 				s->probe_reflect_busy, s->probe_reflect_other, s->probe_reflect_off);
+		if (s->probe_teo_span)
+			fprintf(f, "  teo span probes: %" G_GUINT64_FORMAT "; %" G_GUINT64_FORMAT
+				" periods take teo's time span from them (%" G_GUINT64_FORMAT
+				" set to the sleep length by a safety net, %" G_GUINT64_FORMAT
+				" too far from the trace's: not taken)\n", s->probe_teo_span,
+				s->probe_span_records, s->probe_span_net, s->probe_span_off);
 		if (s->probe_got_tick_unknown)
 			fprintf(f, "  %" G_GUINT64_FORMAT " got-tick readings given by address before "
 				"any select probe's: their caller (a governor or do_idle()) unknown, "

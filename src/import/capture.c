@@ -148,6 +148,11 @@ struct ccpu {
 	 */
 	int64_t pr_lres, pr_lres_ts, pr_gt_ts;
 	int pr_lres_idx, pr_pl;
+	/*
+	 * teo's time_span_ns and sleep_length_ns as its reflect after this
+	 * period's exit left them (the teo_span probe; INT64_MIN: none)
+	 */
+	int64_t pr_span, pr_span_sl;
 	/* what the governor's reflect read from tick_nohz_idle_got_tick() (-1: no call) */
 	int pr_gt;
 	/* cpuidle_select()'s return: the state (-1: none seen) and *stop_tick (-1: not read) */
@@ -174,6 +179,12 @@ struct func {
 	uint64_t starts;
 	uint64_t grid_hits[14];
 };
+
+/*
+ * How far teo's span from its probe may lie from the trace's estimate (the
+ * latency probe to the got-tick probe: microseconds apart on the guests).
+ */
+#define CAP_SPAN_SLACK 1000000
 
 /*
  * The HZ values Linux's Kconfig offers on some architecture (kernel/Kconfig.hz
@@ -474,6 +485,7 @@ static struct ccpu *get_cpu(struct cap_ctx *c, int cpu)
 			c->cpu[k].start_lres = INT64_MIN;
 			c->cpu[k].reset_phase = c->reset_seen ? 1 : 0;
 			c->cpu[k].pr_lres = INT64_MIN;
+			c->cpu[k].pr_span = INT64_MIN;
 			c->cpu[k].pr_gt = -1;
 			c->cpu[k].pr_sel_state = c->cpu[k].pr_sel_stop = -1;
 		}
@@ -967,9 +979,30 @@ static void finalize_one(struct cap_ctx *c, int cpu, struct ccpu *p, bool nowork
 				if (at >= end)
 					r.span_ns = at - p->sel_ts;
 			}
+			/*
+			 * teo's own span, where its probe read it: the
+			 * clock's difference, unless a safety net set it to
+			 * the sleep length (then the governor ignores the
+			 * clock: the estimate stays, for the model's time
+			 * outside the state).  A reading further than
+			 * CAP_SPAN_SLACK from the estimate is not this
+			 * period's (a kernel whose struct teo_cpu differs).
+			 */
+			if ((r.has & IS_HAS_SPAN) && p->pr_span != INT64_MIN) {
+				if (p->pr_span == p->pr_span_sl) {
+					c->st.probe_span_net++;
+				} else if (p->pr_span < 0 || p->pr_span > r.span_ns + CAP_SPAN_SLACK ||
+					   p->pr_span < r.span_ns - CAP_SPAN_SLACK) {
+					c->st.probe_span_off++;
+				} else {
+					r.span_ns = p->pr_span;
+					c->st.probe_span_records++;
+				}
+			}
 		}
 	}
 	p->pr_lres = INT64_MIN;
+	p->pr_span = INT64_MIN;
 	p->pr_gt = -1;
 	if (p->slr >= 0) {
 		/* as the series' records: a sleep length not read is 0, 0 */
@@ -1415,6 +1448,14 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 			p->pr_lres_ts = e->ts_ns;
 			p->pr_lres_idx = (int)e->b;
 			p->pr_pl = e->pl;
+		}
+		break;
+	case CAP_PR_TEOSPAN:
+		c->st.probe_teo_span++;
+		/* teo_reflect()'s, after this period's cpuidle_reflect() */
+		if (probe_on(c) && p->phase == P_AFTER && p->pr_lres != INT64_MIN) {
+			p->pr_span = e->a;
+			p->pr_span_sl = e->b;
 		}
 		break;
 	case CAP_PR_STOP:

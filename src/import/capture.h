@@ -40,6 +40,8 @@ enum cap_type {
 			      *stop_tick (-1: the kernel let the probe read no argument) */
 	CAP_PR_REFLECT,    /* kprobe idlesim_reflect; a = dev->last_residency_ns, b = the
 			      index entered (negative: not entered), pl = dev->poll_time_limit */
+	CAP_PR_TEOSPAN,    /* kprobe idlesim_teo_span (teo_reflect()'s return); a = teo's
+			      time_span_ns, b = its sleep_length_ns, this CPU's */
 	CAP_OTHER,         /* any other event: only its CPU and time matter */
 };
 

@@ -9,6 +9,7 @@
  * naming the line.  Events the importer does not use are counted.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -339,6 +340,22 @@ static bool event(struct cap_ctx *c, const struct ftrace_line *l, uint64_t line,
 			return cap_error(c, error, line, "nr_iowait", "not a u32");
 		e.type = CAP_PR_IOWAIT;
 		e.a = x;
+	} else if (l->event_len >= 16 && !memcmp(l->event, "idlesim_teo_span", 16)) {
+		/*
+		 * idlesim_teo_span, idlesim_teo_span32...: a pair of fields
+		 * per CPU, s<CPU> and l<CPU>; an event without this CPU's pair
+		 * is another event's share of the CPUs.
+		 */
+		char sk[16], lk[16];
+
+		snprintf(sk, sizeof(sk), "s%d", l->cpu);
+		snprintf(lk, sizeof(lk), "l%d", l->cpu);
+		if (ftrace_field(pl, sk, &v, &n)) {
+			if (!need(c, error, line, pl, sk, &x) || !need(c, error, line, pl, lk, &e.b))
+				return false;
+			e.type = CAP_PR_TEOSPAN;
+			e.a = x;
+		}
 	} else if (IS_EV("idlesim_select")) {
 		if (!need(c, error, line, pl, "state", &x))
 			return false;

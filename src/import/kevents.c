@@ -6,6 +6,7 @@
  *   [cpuidle_gov_clock]      governor's clock at select (TEO)
  *   [cpuidle_sleep_length]   only if the governor asked for it
  *   [cpuidle_gov_draw]       the random draw of wteo's weighted choice
+ *   [cpuidle_gov_iowait]     nr_iowait_cpu() as menu of 6.1 read it (io=)
  *   cpuidle_select           state, stop_tick, tick_stopped, latency_req
  *   (power:cpu_idle enter/exit, ignored)
  *   [cpuidle_got_tick]       only if the governor asked for it
@@ -53,8 +54,8 @@
 
 struct kcpu {
 	bool after_select;
-	bool has_sel_clock, has_refl_clock, slr, has_gt, gt, has_draw;
-	uint32_t draw;
+	bool has_sel_clock, has_refl_clock, slr, has_gt, gt, has_draw, has_iow;
+	uint32_t draw, iow;
 	int64_t sel_clock, refl_clock, sleep, delta;
 	int64_t ts_select;        /* ftrace time of the select event */
 	int state;
@@ -169,7 +170,7 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 #define IS(ev) (nl == sizeof(ev) - 1 && memcmp(name, ev, nl) == 0)
 		if (!(IS("cpuidle_select") || IS("cpuidle_reflect") || IS("cpuidle_sleep_length") ||
 		      IS("cpuidle_got_tick") || IS("cpuidle_gov_clock") ||
-		      IS("cpuidle_gov_draw"))) {
+		      IS("cpuidle_gov_draw") || IS("cpuidle_gov_iowait"))) {
 			st.other_events++;
 			continue;
 		}
@@ -197,6 +198,13 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			}
 			c->draw = (uint32_t)v;
 			c->has_draw = true;
+		} else if (IS("cpuidle_gov_iowait")) {
+			if (!FIELD("nr_iowait", &v) || v < 0 || v > UINT32_MAX) {
+				ierr(error, in, st.lines, "nr_iowait", "missing or not a 32-bit value");
+				goto out;
+			}
+			c->iow = (uint32_t)v;
+			c->has_iow = true;
 		} else if (IS("cpuidle_sleep_length")) {
 			int64_t d;
 
@@ -256,7 +264,7 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 				/* the capture started inside this idle period */
 				st.partial++;
 				c->has_sel_clock = c->has_refl_clock = c->slr = false;
-				c->has_gt = c->gt = c->has_draw = false;
+				c->has_gt = c->gt = c->has_draw = c->has_iow = false;
 				continue;
 			}
 			if (v >= 0 && v != c->state) {
@@ -297,7 +305,9 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 			r->draw = c->draw;
 			r->flags = (c->tick_stopped ? IS_F_TS : 0) | (c->stop ? IS_F_KSTOP : 0) |
 				   (c->gt ? IS_F_GT : 0) | (pl ? IS_F_PL : 0) |
-				   (c->slr ? IS_F_SLR : 0) | (v < 0 ? IS_F_REJ : 0);
+				   (c->slr ? IS_F_SLR : 0) | (v < 0 ? IS_F_REJ : 0) |
+				   (c->has_iow ? IS_F_IOW : 0);
+			r->iowait = c->iow;
 			if (v < 0)
 				st.rejected++;
 			it.seq = items->len;

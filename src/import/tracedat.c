@@ -274,6 +274,21 @@ static int on_event(struct tracecmd_input *h, struct tep_record *r, int cpu, voi
 			return fail(d, "nr_iowait");
 		e.type = CAP_PR_IOWAIT;
 		e.a = (int64_t)(v & 0xffffffffULL);
+	} else if (!strncmp(name, "idlesim_teo_span", 16)) {
+		/* a pair of fields per CPU; without this CPU's: another event's share */
+		char sk[16], lk[16];
+
+		snprintf(sk, sizeof(sk), "s%d", cpu);
+		snprintf(lk, sizeof(lk), "l%d", cpu);
+		if (tep_find_field(ev, sk)) {
+			if (!field_u64(ev, r, sk, &v))
+				return fail(d, sk);
+			if (!field_u64(ev, r, lk, &w))
+				return fail(d, lk);
+			e.type = CAP_PR_TEOSPAN;
+			e.a = (int64_t)v;
+			e.b = (int64_t)w;
+		}
 	} else if (!strcmp(name, "idlesim_select")) {
 		if (!field_u64(ev, r, "state", &v))
 			return fail(d, "state");

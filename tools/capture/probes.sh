@@ -47,6 +47,19 @@
 #   idlesim_got_tick      return of tick_nohz_idle_got_tick(): whether the
 #       tick ran in the period, as the governor's reflect read it (menu
 #       always, teo without a poll limit, ladder never).
+#   idlesim_teo_span      return of teo_reflect(): teo's time_span_ns and
+#       sleep_length_ns as teo_reflect() left them in its per-CPU data
+#       (struct teo_cpu's first two s64 fields, teo's layout since 5.1),
+#       read at per_cpu_ptr(&teo_cpus, cpu): __per_cpu_offset[cpu] plus
+#       teo_cpus' address from /proc/kallsyms (data symbols need
+#       CONFIG_KALLSYMS_ALL, which Debian sets).  A probe cannot index by
+#       the running CPU, so each CPU has its own pair of fields, s<CPU> and
+#       l<CPU>, 32 CPUs to an event (idlesim_teo_span, idlesim_teo_span32,
+#       ...); the import takes its own CPU's.  teo's span ends at a
+#       local_clock() read inside teo_reflect(), which no trace event
+#       marks: without this probe the import estimates it (microseconds
+#       off).  Placed at run time only (the addresses are the running
+#       kernel's): not in idlesim_probes_cmdline.
 #
 # Each is tried with its richest arguments first; a kernel that refuses one
 # (no such symbol, inlined, a fetch argument it does not know) gets the
@@ -98,6 +111,54 @@ idlesim_probes_add() {
 		fi
 		echo "$_name ok $(echo "$_ok" | cut -d' ' -f3-)$_how"
 	done
+	idlesim_teo_span_add "$_t"
+}
+
+# idlesim_teo_span_add TRACEFS: places idlesim_teo_span (see above) and
+# says "teo_span ok ..." or "teo_span failed: WHY".
+idlesim_teo_span_add() {
+	_t=$1
+	_a=$(awk '$3 == "teo_cpus" { print $1; exit }' /proc/kallsyms 2>/dev/null)
+	if ! grep -q ' teo_reflect$' /proc/kallsyms 2>/dev/null; then
+		echo "teo_span failed: no teo_reflect in /proc/kallsyms (teo not built)"
+		return 0
+	fi
+	if [ -z "$_a" ] || [ "$_a" = 0000000000000000 ] ||
+		! grep -q ' __per_cpu_offset$' /proc/kallsyms 2>/dev/null; then
+		echo "teo_span failed: teo_cpus or __per_cpu_offset not in /proc/kallsyms (CONFIG_KALLSYMS_ALL off, or addresses hidden)"
+		return 0
+	fi
+	# the highest possible CPU: "0-3", "0,2-5"
+	_n=$(sed 's/.*[-,]//' /sys/devices/system/cpu/possible 2>/dev/null)
+	case "$_n" in ''|*[!0-9]*) echo "teo_span failed: no /sys/devices/system/cpu/possible"; return 0 ;; esac
+	# the address as a signed 64-bit offset (shell arithmetic is 64-bit)
+	_x=$((0x$_a))
+	_y=$((_x + 8))
+	case "$_x" in -*) ;; *) _x="+$_x" ;; esac
+	case "$_y" in -*) ;; *) _y="+$_y" ;; esac
+	_c=0
+	_ev=""
+	while [ "$_c" -le "$_n" ]; do
+		_e=idlesim_teo_span
+		[ "$_c" = 0 ] || _e=idlesim_teo_span$_c
+		_d="r:idlesim/$_e teo_reflect"
+		_k=$_c
+		while [ "$_k" -le "$_n" ] && [ "$_k" -lt $((_c + 32)) ]; do
+			_d="$_d s$_k=$_x(@__per_cpu_offset+$((_k * 8))):s64 l$_k=$_y(@__per_cpu_offset+$((_k * 8))):s64"
+			_k=$((_k + 1))
+		done
+		if ! echo "$_d" >> "$_t/kprobe_events" 2>/dev/null; then
+			echo "teo_span failed: $(tail -n 1 "$_t/error_log" 2>/dev/null | sed 's/^ *//')"
+			return 0
+		fi
+		if ! echo 1 > "$_t/events/idlesim/$_e/enable" 2>/dev/null; then
+			echo "teo_span failed: $_e placed but could not be enabled"
+			return 0
+		fi
+		_ev="$_ev $_e"
+		_c=$_k
+	done
+	echo "teo_span ok s<CPU>/l<CPU> at teo_cpus 0x$_a + __per_cpu_offset[CPU], CPUs 0-$_n:$_ev"
 }
 
 # idlesim_sleep_length_from_stack TRACEFS: places idlesim_sleep_length with
