@@ -56,6 +56,17 @@ nohz_wait() {
 	done
 	echo "IDLESIM-INFO the tick is not in NOHZ mode on every CPU after 10 s"
 }
+# teo's span probe (tools/capture/probes.sh) reads the running kernel's
+# addresses, so kprobe_event= cannot place it at boot: added here beside
+# the probes placed from boot.
+span_probe() {
+	if [ -d $T/events/idlesim ] && [ ! -d $T/events/idlesim/idlesim_teo_span ] &&
+		[ -f /probes.sh ]; then
+		# shellcheck source=../capture/probes.sh
+		. /probes.sh
+		idlesim_teo_span_add $T | sed 's/^/IDLESIM-PROBE /'
+	fi
+}
 if grep -q 'idlesim\.rtapp=1' /proc/cmdline && [ -e /workload.json ]; then
 	# idlesim.rtapp=1: rt-app (the image carries Debian's, with its
 	# libraries) runs /workload.json; its logs come back as a tar.
@@ -70,6 +81,7 @@ if grep -q 'idlesim\.rtapp=1' /proc/cmdline && [ -e /workload.json ]; then
 		for e in $T/events/idlesim/idlesim_*; do
 			echo "IDLESIM-PROBE ${e##*/idlesim_} from boot, enabled $(cat "$e/enable")"
 		done
+		span_probe
 	elif [ -f /probes.sh ] && ! grep -q 'idlesim\.noprobes=1' /proc/cmdline; then
 		# shellcheck source=../capture/probes.sh
 		. /probes.sh
@@ -110,6 +122,7 @@ elif [ -n "$dat" ] && [ -x /usr/bin/trace-cmd ]; then
 	gzip -1 < /trace.dat | base64
 	echo "IDLESIM-DAT-END"
 else
+	span_probe
 	/workload "$secs"
 fi
 # Keep every CPU busy so that no idle period (and no governor update)
