@@ -115,12 +115,13 @@ idlesim_probes_add() {
 }
 
 # idlesim_teo_span_add TRACEFS: places idlesim_teo_span (see above) and
-# says "teo_span ok ..." or "teo_span failed: WHY".
+# says "teo_span ok ...", "teo_span failed: WHY", or "teo_span off: ..."
+# on a kernel without teo (Debian's amd64 6.12 builds menu alone).
 idlesim_teo_span_add() {
 	_t=$1
 	_a=$(awk '$3 == "teo_cpus" { print $1; exit }' /proc/kallsyms 2>/dev/null)
 	if ! grep -q ' teo_reflect$' /proc/kallsyms 2>/dev/null; then
-		echo "teo_span failed: no teo_reflect in /proc/kallsyms (teo not built)"
+		echo "teo_span off: no teo_reflect in /proc/kallsyms (teo is not built in: nothing to read)"
 		return 0
 	fi
 	if [ -z "$_a" ] || [ "$_a" = 0000000000000000 ] ||
