@@ -117,23 +117,34 @@ idlesim_probes_add() {
 # idlesim_teo_span_add TRACEFS: places idlesim_teo_span (see above) and
 # says "teo_span ok ...", "teo_span failed: WHY", or "teo_span off: ..."
 # on a kernel without teo (Debian's amd64 6.12 builds menu alone).
+# (IDLESIM_KALLSYMS and IDLESIM_CPUS_POSSIBLE stand for /proc/kallsyms and
+# /sys/devices/system/cpu/possible in tests/test-probes.sh.)
 idlesim_teo_span_add() {
 	_t=$1
-	_a=$(awk '$3 == "teo_cpus" { print $1; exit }' /proc/kallsyms 2>/dev/null)
-	if ! grep -q ' teo_reflect$' /proc/kallsyms 2>/dev/null; then
+	_ks=${IDLESIM_KALLSYMS:-/proc/kallsyms}
+	_a=$(awk '$3 == "teo_cpus" { print $1; exit }' "$_ks" 2>/dev/null)
+	if ! grep -q ' teo_reflect$' "$_ks" 2>/dev/null; then
 		echo "teo_span off: no teo_reflect in /proc/kallsyms (teo is not built in: nothing to read)"
 		return 0
 	fi
 	if [ -z "$_a" ] || [ "$_a" = 0000000000000000 ] ||
-		! grep -q ' __per_cpu_offset$' /proc/kallsyms 2>/dev/null; then
+		! grep -q ' __per_cpu_offset$' "$_ks" 2>/dev/null; then
 		echo "teo_span failed: teo_cpus or __per_cpu_offset not in /proc/kallsyms (CONFIG_KALLSYMS_ALL off, or addresses hidden)"
 		return 0
 	fi
 	# the highest possible CPU: "0-3", "0,2-5"
-	_n=$(sed 's/.*[-,]//' /sys/devices/system/cpu/possible 2>/dev/null)
+	_n=$(sed 's/.*[-,]//' "${IDLESIM_CPUS_POSSIBLE:-/sys/devices/system/cpu/possible}" 2>/dev/null)
 	case "$_n" in ''|*[!0-9]*) echo "teo_span failed: no /sys/devices/system/cpu/possible"; return 0 ;; esac
-	# the address as a signed 64-bit offset (shell arithmetic is 64-bit)
-	_x=$((0x$_a))
+	# the address as a signed 64-bit offset: where its top bit is set
+	# (ppc64's 0xc000...), as the address less 2^63, less 2^63 again
+	# (dash saturates a hex constant above 2^63 - 1; busybox wraps it)
+	_h=${_a%"${_a#?}"}
+	case "$_h" in
+	[89a-fA-F])
+		_lo=$(echo "$_h" | tr '89abcdefABCDEF' '01234567234567')
+		_x=$((0x$_lo${_a#?} + (-9223372036854775807 - 1))) ;;
+	*) _x=$((0x$_a)) ;;
+	esac
 	_y=$((_x + 8))
 	case "$_x" in -*) ;; *) _x="+$_x" ;; esac
 	case "$_y" in -*) ;; *) _y="+$_y" ;; esac

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck disable=SC2015 # ok is a no-op: "A && ok || bad" is if-then-else here
+# tools/capture/probes.sh's teo_span probe, composed against a stand-in
+# tracefs (a plain directory: nothing is written to this machine's
+# tracing) and stand-in kallsyms and CPU lists: the fields per CPU, the
+# events per 32 CPUs, the address as a signed offset (ppc64's addresses
+# lie above 2^63), and the messages where it cannot be placed.
+set -u
+SRC=$1
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fails=0
+ok() { :; }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+# shellcheck source=../tools/capture/probes.sh
+. "$SRC/tools/capture/probes.sh"
+fake() { # CPUS-POSSIBLE KALLSYMS-LINES...
+	rm -rf "$T/tr" && mkdir -p "$T/tr/events/idlesim"
+	: > "$T/tr/kprobe_events"
+	for e in idlesim_teo_span idlesim_teo_span32 idlesim_teo_span64; do
+		mkdir -p "$T/tr/events/idlesim/$e" && echo 0 > "$T/tr/events/idlesim/$e/enable"
+	done
+	echo "$1" > "$T/possible"
+	shift
+	printf '%s\n' "$@" > "$T/kallsyms"
+}
+export IDLESIM_KALLSYMS="$T/kallsyms" IDLESIM_CPUS_POSSIBLE="$T/possible"
+
+# x86_64: zero-based per-CPU symbols, 2 CPUs, one event
+fake 0-1 "ffffffff81a3b2c0 t teo_reflect" "0000000000028a00 d teo_cpus" "ffffffff82c1e540 R __per_cpu_offset"
+out=$(idlesim_teo_span_add "$T/tr")
+want='r:idlesim/idlesim_teo_span teo_reflect s0=+166400(@__per_cpu_offset+0):s64 l0=+166408(@__per_cpu_offset+0):s64 s1=+166400(@__per_cpu_offset+8):s64 l1=+166408(@__per_cpu_offset+8):s64'
+[ "$(cat "$T/tr/kprobe_events")" = "$want" ] && ok || bad "x86_64 probe: $(cat "$T/tr/kprobe_events")"
+case "$out" in "teo_span ok "*"CPUs 0-1: idlesim_teo_span") ok ;; *) bad "x86_64 line: $out" ;; esac
+[ "$(cat "$T/tr/events/idlesim/idlesim_teo_span/enable")" = 1 ] && ok || bad "x86_64: not enabled"
+
+# ppc64le: an address above 2^63 (a negative offset), 40 CPUs: two events
+fake 0-39 "c000000000f1e2d0 t teo_reflect" "c000000002a8b000 d teo_cpus" "c000000002510a08 D __per_cpu_offset"
+out=$(idlesim_teo_span_add "$T/tr")
+[ "$(wc -l < "$T/tr/kprobe_events")" = 2 ] && ok || bad "ppc64le: $(wc -l < "$T/tr/kprobe_events") events for 40 CPUs"
+l1=$(sed -n 1p "$T/tr/kprobe_events") l2=$(sed -n 2p "$T/tr/kprobe_events")
+case "$l1" in "r:idlesim/idlesim_teo_span teo_reflect s0=-4611686018382778368(@__per_cpu_offset+0):s64 l0=-4611686018382778360(@__per_cpu_offset+0):s64 "*) ok ;; *) bad "ppc64le first: ${l1%% s1=*}" ;; esac
+[ "$(echo "$l1" | wc -w)" = 66 ] && ok || bad "ppc64le: first event has $(echo "$l1" | wc -w) words (32 CPUs: 64 fields)"
+case "$l2" in "r:idlesim/idlesim_teo_span32 teo_reflect s32="*"(@__per_cpu_offset+256):s64 "*" l39="*"(@__per_cpu_offset+312):s64") ok ;; *) bad "ppc64le second: $l2" ;; esac
+case "$out" in *"CPUs 0-39: idlesim_teo_span idlesim_teo_span32") ok ;; *) bad "ppc64le line: $out" ;; esac
+
+# no teo in the kernel (Debian's amd64 builds): off, not failed
+fake 0-1 "ffffffff81a3b2c0 t menu_reflect" "ffffffff82c1e540 R __per_cpu_offset"
+out=$(idlesim_teo_span_add "$T/tr")
+case "$out" in "teo_span off: "*) ok ;; *) bad "no teo: $out" ;; esac
+# teo, but no data symbols (CONFIG_KALLSYMS_ALL off) or hidden addresses
+fake 0-1 "ffffffff81a3b2c0 t teo_reflect"
+out=$(idlesim_teo_span_add "$T/tr")
+case "$out" in "teo_span failed: "*KALLSYMS_ALL*) ok ;; *) bad "no data symbols: $out" ;; esac
+fake 0-1 "0000000000000000 t teo_reflect" "0000000000000000 d teo_cpus" "0000000000000000 R __per_cpu_offset"
+out=$(idlesim_teo_span_add "$T/tr")
+case "$out" in "teo_span failed: "*) ok ;; *) bad "hidden addresses: $out" ;; esac
+[ -s "$T/tr/kprobe_events" ] && bad "placed with hidden addresses" || ok
+# a tracefs that refuses the probe: failed, with the kernel's reason
+fake 0-1 "ffffffff81a3b2c0 t teo_reflect" "0000000000028a00 d teo_cpus" "ffffffff82c1e540 R __per_cpu_offset"
+rm "$T/tr/kprobe_events" && mkdir "$T/tr/kprobe_events"
+echo "[  12.3] trace_kprobe: error: Invalid fetch argument" > "$T/tr/error_log"
+out=$(idlesim_teo_span_add "$T/tr" 2>/dev/null)
+case "$out" in "teo_span failed: "*"Invalid fetch argument") ok ;; *) bad "refused: $out" ;; esac
+[ "$fails" = 0 ] || exit 1
+echo "probes: all passed"
