@@ -135,42 +135,93 @@ idlesim_teo_span_add() {
 	# the highest possible CPU: "0-3", "0,2-5"
 	_n=$(sed 's/.*[-,]//' "${IDLESIM_CPUS_POSSIBLE:-/sys/devices/system/cpu/possible}" 2>/dev/null)
 	case "$_n" in ''|*[!0-9]*) echo "teo_span failed: no /sys/devices/system/cpu/possible"; return 0 ;; esac
-	# the address as a signed 64-bit offset: where its top bit is set
-	# (ppc64's 0xc000...), as the address less 2^63, less 2^63 again
-	# (dash saturates a hex constant above 2^63 - 1; busybox wraps it)
-	_h=${_a%"${_a#?}"}
-	case "$_h" in
-	[89a-fA-F])
-		_lo=$(echo "$_h" | tr '89abcdefABCDEF' '01234567234567')
-		_x=$((0x$_lo${_a#?} + (-9223372036854775807 - 1))) ;;
-	*) _x=$((0x$_a)) ;;
-	esac
-	_y=$((_x + 8))
-	case "$_x" in -*) ;; *) _x="+$_x" ;; esac
-	case "$_y" in -*) ;; *) _y="+$_y" ;; esac
+	# Each CPU's copy at an absolute address: a probe's +OFFS(...) holds
+	# an int (struct fetch_insn), too small for ppc64's 0xc000... (seen:
+	# every reading 0 on the ppc64le guest), so __per_cpu_offset[] is read
+	# first (fixed from boot on) and the sums made here
+	if [ -n "${IDLESIM_PER_CPU_OFFSETS:-}" ]; then
+		_o=$IDLESIM_PER_CPU_OFFSETS
+	elif ! _o=$(idlesim_per_cpu_offsets "$_t" "$_n" 2>&1); then
+		echo "teo_span failed: __per_cpu_offset[] could not be read: $_o"
+		return 0
+	fi
+	# shellcheck disable=SC2086 # the words are the offsets
+	set -- $_o
+	if [ "$#" -ne $((_n + 1)) ]; then
+		echo "teo_span failed: __per_cpu_offset[] read $# values for CPUs 0-$_n"
+		return 0
+	fi
 	_c=0
 	_ev=""
-	while [ "$_c" -le "$_n" ]; do
-		_e=idlesim_teo_span
-		[ "$_c" = 0 ] || _e=idlesim_teo_span$_c
-		_d="r:idlesim/$_e teo_reflect"
-		_k=$_c
-		while [ "$_k" -le "$_n" ] && [ "$_k" -lt $((_c + 32)) ]; do
-			_d="$_d s$_k=$_x(@__per_cpu_offset+$((_k * 8))):s64 l$_k=$_y(@__per_cpu_offset+$((_k * 8))):s64"
+	_d=""
+	for _off in "$@"; do
+		if [ $((_c % 32)) = 0 ]; then
+			_e=idlesim_teo_span
+			[ "$_c" = 0 ] || _e=idlesim_teo_span$_c
+			_d="r:idlesim/$_e teo_reflect"
+		fi
+		_p=$(idlesim_hex_add "$_a" "$_off")
+		_d="$_d s$_c=@0x$_p:s64 l$_c=@0x$(idlesim_hex_add "$_p" 8):s64"
+		_c=$((_c + 1))
+		if [ $((_c % 32)) = 0 ] || [ "$_c" -gt "$_n" ]; then
+			if ! echo "$_d" >> "$_t/kprobe_events" 2>/dev/null; then
+				echo "teo_span failed: $(tail -n 1 "$_t/error_log" 2>/dev/null | sed 's/^ *//')"
+				return 0
+			fi
+			if ! echo 1 > "$_t/events/idlesim/$_e/enable" 2>/dev/null; then
+				echo "teo_span failed: $_e placed but could not be enabled"
+				return 0
+			fi
+			_ev="$_ev $_e"
+		fi
+	done
+	echo "teo_span ok s<CPU>/l<CPU> at teo_cpus 0x$_a + __per_cpu_offset[CPU] ($*), CPUs 0-$_n:$_ev"
+}
+
+# idlesim_hex_add A B: A + B modulo 2^64, both hexadecimal (with or
+# without 0x), printed as 16 hex digits.  In 32-bit halves: a shell's
+# arithmetic is signed 64-bit, and dash saturates where busybox wraps.
+idlesim_hex_add() {
+	_ha=$(printf '%016s' "${1#0x}" | tr ' ' 0)
+	_hb=$(printf '%016s' "${2#0x}" | tr ' ' 0)
+	_lo=$((0x${_ha#????????} + 0x${_hb#????????}))
+	_hi=$(((0x${_ha%????????} + 0x${_hb%????????} + (_lo >> 32)) & 0xffffffff))
+	printf '%08x%08x\n' "$_hi" $((_lo & 0xffffffff))
+}
+
+# idlesim_per_cpu_offsets TRACEFS N: __per_cpu_offset[0..N], read by a
+# probe of our own in a tracefs instance (the main buffer is not touched),
+# printed as hexadecimal words; else nothing (the reason on stderr).
+idlesim_per_cpu_offsets() {
+	_t=$1
+	_i="$_t/instances/idlesim_pco"
+	rmdir "$_i" 2>/dev/null
+	mkdir "$_i" 2>/dev/null || { echo "no tracefs instances" >&2; return 1; }
+	_r=1
+	_k=0
+	_f=""
+	while [ "$_k" -le "$2" ]; do
+		_f="$_f o$_k=@__per_cpu_offset+$((_k * 8)):x64"
+		_k=$((_k + 1))
+	done
+	# any function of the idle loop fires at once
+	if echo "p:idlesim/idlesim_cal_pco tick_nohz_idle_stop_tick$_f" >> "$_t/kprobe_events" 2>/dev/null &&
+		echo 1 > "$_i/events/idlesim/idlesim_cal_pco/enable" 2>/dev/null; then
+		_k=0
+		while [ "$_k" -lt 10 ] && ! grep -q 'idlesim_cal_pco:' "$_i/trace" 2>/dev/null; do
+			sleep 1
 			_k=$((_k + 1))
 		done
-		if ! echo "$_d" >> "$_t/kprobe_events" 2>/dev/null; then
-			echo "teo_span failed: $(tail -n 1 "$_t/error_log" 2>/dev/null | sed 's/^ *//')"
-			return 0
-		fi
-		if ! echo 1 > "$_t/events/idlesim/$_e/enable" 2>/dev/null; then
-			echo "teo_span failed: $_e placed but could not be enabled"
-			return 0
-		fi
-		_ev="$_ev $_e"
-		_c=$_k
-	done
-	echo "teo_span ok s<CPU>/l<CPU> at teo_cpus 0x$_a + __per_cpu_offset[CPU], CPUs 0-$_n:$_ev"
+		echo 0 > "$_i/tracing_on"
+		_r=0
+	fi
+	_res=$(grep -m 1 'idlesim_cal_pco:' "$_i/trace" 2>/dev/null | tr ' ' '\n' | sed -n 's/^o[0-9]*=0x//p' | tr '\n' ' ')
+	echo 0 > "$_i/events/idlesim/enable" 2>/dev/null
+	rmdir "$_i" 2>/dev/null
+	echo '-:idlesim/idlesim_cal_pco' >> "$_t/kprobe_events" 2>/dev/null
+	[ "$_r" = 0 ] || { echo "the probe could not be placed: $(tail -n 1 "$_t/error_log" 2>/dev/null | sed 's/^ *//')" >&2; return 1; }
+	[ -n "$_res" ] || { echo "no reading in 10 s" >&2; return 1; }
+	echo "$_res"
 }
 
 # idlesim_sleep_length_from_stack TRACEFS: places idlesim_sleep_length with
