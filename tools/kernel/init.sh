@@ -103,8 +103,16 @@ elif grep -q 'idlesim\.capture=1' /proc/cmdline && [ -x /idlesim-capture ]; then
 	# comes back as a tar between markers.
 	nohz_wait
 	echo 0 > $T/events/enable
-	/idlesim-capture -o /bundle --duration $((secs + 5)) -- /workload "$secs" 2>&1 |
-		sed 's/^/IDLESIM-INFO capture: /'
+	if [ -e /workload.json ] && [ -x /usr/bin/rt-app ]; then
+		# an rt-app file in the image: idlesim-capture -- rt-app FILE,
+		# recording while rt-app runs (its logs go to /rtapp)
+		mkdir -p /rtapp
+		(cd /rtapp && /idlesim-capture -o /bundle -- /usr/bin/rt-app /workload.json 2>&1) |
+			sed 's/^/IDLESIM-INFO capture: /'
+	else
+		/idlesim-capture -o /bundle --duration $((secs + 5)) -- /workload "$secs" 2>&1 |
+			sed 's/^/IDLESIM-INFO capture: /'
+	fi
 	echo "IDLESIM-BUNDLE-BEGIN"
 	tar -C / -cf - bundle | gzip -1 | base64
 	echo "IDLESIM-BUNDLE-END"
