@@ -102,6 +102,7 @@ struct ccpu {
 	bool weak_timer;               /* local_timer_entry seen, no expiry yet */
 	bool ipi_hint;
 	int exit_nr;                   /* need_resched at the exit: 1, 0, -1 unknown */
+	bool left_loop;                /* need_resched seen after the exit (see leave_loop()) */
 	bool first_after_exit;         /* the next event may still be evidence */
 	int miss;                      /* -1: none; else enum is_miss */
 	/*
@@ -1121,6 +1122,27 @@ static void take_probes(struct cap_ctx *c, struct ccpu *p)
 	clear_pass_probes(p);
 }
 
+/*
+ * need_resched seen in a pass: do_idle() leaves its loop when the pass
+ * ends (tick_nohz_idle_exit(): the tick restarts; schedule_idle(), which
+ * may switch to no task and begin do_idle() again: tick_nohz_idle_enter()
+ * sets a new idle_entrytime).  On the exit event, or on any event after
+ * it: the flag stays set until schedule() clears it.  Seen on the ppc64le
+ * guest (rt-app, menu): a deadline timer's interrupt after the exit set
+ * it (the exit itself had none), the tick restarted with no task switch
+ * traced, and the next select read the tick running where this import
+ * said stopped.
+ */
+static void leave_loop(struct cap_ctx *c, struct ccpu *p)
+{
+	p->left_loop = true;
+	p->tick_stopped = false;
+	if (c->o.tick_stop_traced)
+		p->ts_known = true;
+	p->in_loop = true;
+	p->idle_enter = 0;
+}
+
 /* Return addresses this close are in one function (do_idle() is 0x183 bytes). */
 #define CAP_SAME_FN 4096u
 
@@ -1131,6 +1153,10 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 	bool closes = (e->type == CAP_IDLE && e->a >= 0) || (e->type == CAP_SWITCH && e->a == 0);
 
 	p->seen = true;
+	/* the flag after the exit (the entry's and a switch's are their own) */
+	if (p->phase == P_AFTER && e->need_resched == 1 && !p->left_loop &&
+	    e->type != CAP_IDLE && e->type != CAP_SWITCH)
+		leave_loop(c, p);
 	/* what the CPU did first after the entry, if not the event closing it */
 	if (p->phase == P_IDLE && !p->wake && e->ts_ns > p->entry && !closes)
 		p->wake = e->ts_ns;
@@ -1148,9 +1174,10 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 				 * Another pass without a task switch: after an
 				 * exit with need_resched the CPU left the loop
 				 * and came back (the exit said so), so work was
-				 * found in between (nw=0).
+				 * found in between (nw=0); so too where an
+				 * event after the exit carried the flag.
 				 */
-				finalize(c, e->cpu, p, p->exit_nr != 1, false, p->exit);
+				finalize(c, e->cpu, p, p->exit_nr != 1 && !p->left_loop, false, p->exit);
 			} else if (p->phase == P_IDLE) {
 				close_lost_exit(c, e->cpu, p);
 			}
@@ -1175,6 +1202,7 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 			p->exit_nr = e->need_resched;
 			p->first_after_exit = true;
 			p->stopped_this_pass = false;
+			p->left_loop = false;
 			if (e->need_resched == 1) {
 				/*
 				 * A need_resched flag on the exit leaves the
@@ -1193,11 +1221,7 @@ static bool process(struct cap_ctx *c, const struct cap_event *e, GError **error
 				 * a stop by the next pass's select (traced before
 				 * its entry) stands.
 				 */
-				p->tick_stopped = false;
-				if (c->o.tick_stop_traced)
-					p->ts_known = true;
-				p->in_loop = true;
-				p->idle_enter = 0;
+				leave_loop(c, p);
 			} else if (e->need_resched != 0 ||
 				   !(c->t->s[p->state].flags & IS_STATE_POLLING)) {
 				/*
