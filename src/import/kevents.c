@@ -51,6 +51,16 @@
 			goto out;						\
 		}								\
 	} while (0)
+/* A u32 field (the draw, the I/O-waiter count): in the kernel's range. */
+#define NEED_U32(key, dst)							\
+	do {									\
+		if (!FIELD(key, &v) || v < 0 || v > UINT32_MAX) {		\
+			ierr(error, in, st.lines, key,				\
+			     "missing or not a 32-bit value");			\
+			goto out;						\
+		}								\
+		*(dst) = (uint32_t)v;						\
+	} while (0)
 
 struct kcpu {
 	bool after_select;
@@ -192,18 +202,10 @@ bool is_import_cpuidle_events(const char *in, const char *out, enum is_trace_for
 				c->has_sel_clock = true;
 			}
 		} else if (IS("cpuidle_gov_draw")) {
-			if (!FIELD("draw", &v) || v < 0 || v > UINT32_MAX) {
-				ierr(error, in, st.lines, "draw", "missing or not a 32-bit value");
-				goto out;
-			}
-			c->draw = (uint32_t)v;
+			NEED_U32("draw", &c->draw);
 			c->has_draw = true;
 		} else if (IS("cpuidle_gov_iowait")) {
-			if (!FIELD("nr_iowait", &v) || v < 0 || v > UINT32_MAX) {
-				ierr(error, in, st.lines, "nr_iowait", "missing or not a 32-bit value");
-				goto out;
-			}
-			c->iow = (uint32_t)v;
+			NEED_U32("nr_iowait", &c->iow);
 			c->has_iow = true;
 		} else if (IS("cpuidle_sleep_length")) {
 			int64_t d;
