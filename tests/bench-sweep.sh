@@ -7,9 +7,10 @@
 #
 # Read as ratios in the same run (docs/benchmark.md): lanes (eight points in
 # lockstep, the default where the CPU has AVX-512) against --scalar (one
-# simulation per point, the sweep before lanes), and, with PREV=/path/to/an
-# older idlesim, that binary's time on the same grid.  Every output is
-# compared byte for byte with the others.
+# simulation per point, the sweep before lanes); points alike shared (one
+# simulation per class, the default) against --every-point; and, with
+# PREV=/path/to/an older idlesim, that binary's time on the same grid.
+# Every output is compared byte for byte with the others.
 set -eu
 : "${IDLESIM:?}"
 PREV=${PREV:-}
@@ -55,10 +56,14 @@ for g in wteo teo-6.12; do
 	run $g "$IDLESIM" 2 -g $g $grid
 	# shellcheck disable=SC2086
 	run $g-scalar "$IDLESIM" 2 -g $g $grid --scalar
+	# shellcheck disable=SC2086
+	run $g-every "$IDLESIM" 2 -g $g $grid --every-point
 	same $g-1 $g-2
 	same $g-2 $g-scalar-2
+	same $g-2 $g-every-2
 	ratio "$g -j 2 speedup over -j 1" $g-1 $g-2
 	ratio "$g lanes over --scalar, -j 2" $g-scalar-2 $g-2
+	ratio "$g alike points shared, over --every-point, -j 2" $g-every-2 $g-2
 	if [ -n "$PREV" ]; then
 		# shellcheck disable=SC2086
 		run $g-prev "$PREV" 2 -g $g $grid

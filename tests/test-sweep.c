@@ -307,6 +307,140 @@ static void test_pool_determinism(void **state)
 	is_sweep_trace_free(t);
 }
 
+struct collect_p {
+	struct is_metrics *m;
+	struct is_params *p;
+	uint64_t calls;
+};
+
+static bool collect_p_done(void *ctx, uint64_t job, const struct is_params *p,
+			   const struct is_sweep_trace *t, uint64_t seed,
+			   const struct is_metrics *m, GError **error)
+{
+	struct collect_p *c = ctx;
+
+	(void)t, (void)seed, (void)error;
+	c->m[job] = *m;
+	c->p[job] = *p;
+	c->calls++;
+	return true;
+}
+
+/*
+ * Points alike: teo-6.12 reads RESIDENCY_THRESHOLD_NS only against the
+ * target residencies of states 1.. (power9: 10, 20, 50, 100 us, 10, 20
+ * ms; state 0 leaves before the test), so on basic.trace thresholds 0,
+ * 5000, 10000 | 15000 | 25000, 50000 are classes.  Hand-derived classes and stand-ins; then every job's metrics
+ * and params as when every point is simulated, at 1 and 2 threads, also
+ * for a shard (odd jobs only: a class's first may be another shard's).
+ */
+static void test_alike_points(void **state)
+{
+	g_autofree char *path = g_build_filename(getenv("TRACES"), "basic.trace", NULL);
+	const struct is_governor *g = is_governor_find("teo-6.12");
+	static const struct {
+		int64_t v, canon;
+	} cases[] = {
+		{ 0, 10000 }, { 1, 10000 }, { 10000, 10000 }, { 10001, 20000 }, { 20000, 20000 },
+		{ 20001, 50000 }, { 15000000, 20000000 }, { 20000001, INT64_MAX },
+		{ 1000000000, INT64_MAX },
+	};
+	static const int want_reps[] = { 0, 0, 0, 3, 4, 4 };
+	struct is_sweep_trace *t;
+	struct is_sweep_space s;
+	GError *err = NULL;
+	int thr, pulse, *reps;
+	uint64_t n, jobs[12];
+
+	(void)state;
+	assert_non_null(g);
+	assert_non_null(g->canon_param);
+	thr = is_params_index(g, "residency_threshold_ns");
+	pulse = is_params_index(g, "pulse");
+	t = is_sweep_trace_load(path, NULL, &err);
+	if (!t)
+		fail_msg("%s", err->message);
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
+		assert_int_equal(g->canon_param(t->table, thr, cases[i].v), cases[i].canon);
+	assert_int_equal(g->canon_param(t->table, pulse, 5000), 5000);
+
+	/* pulse: each its own class; thresholds 0 5000 10000 | 15000 | 25000 50000 */
+	is_sweep_space_init(&s, g);
+	assert_true(is_sweep_space_add_axis(&s, "pulse=512,1024", &err));
+	assert_true(is_sweep_space_add_axis(&s, "residency_threshold_ns=0,5000,10000,15000,25000,50000",
+					    &err));
+	assert_true(is_sweep_space_size(&s, &n, &err));
+	assert_int_equal(n, 12);
+	reps = is_sweep_space_reps(&s, t->table);
+	assert_non_null(reps);
+	/* pulse's two values, then the thresholds' */
+	assert_int_equal(reps[0], 0);
+	assert_int_equal(reps[1], 1);
+	for (int k = 0; k < 6; k++)
+		assert_int_equal(reps[2 + k], want_reps[k]);
+	/* point i = (pulse i / 6, threshold i % 6) stands as its class's first */
+	for (uint64_t i = 0; i < n; i++)
+		assert_int_equal(is_sweep_space_rep(&s, reps, i), i / 6 * 6 + (uint64_t)want_reps[i % 6]);
+	g_free(reps);
+
+	for (int shard = 0; shard < 2; shard++) {
+		struct is_metrics *ref = NULL;
+		uint64_t nj = 0;
+
+		for (uint64_t i = 0; i < n; i++)
+			if (!shard || i % 2)
+				jobs[nj++] = i;
+		for (int run = 0; run < 3; run++) {
+			struct collect_p c = { .m = g_new0(struct is_metrics, n),
+					       .p = g_new0(struct is_params, n) };
+			struct is_sweep_trace *ts[] = { t };
+			struct is_sweep_exec x = {
+				.space = &s, .traces = ts, .ntraces = 1, .mode = IS_SIM_MODEL,
+				.seed = -1, .jobs = jobs, .njobs = nj, .threads = run ? run : 1,
+				.every_point = run == 0, .done = collect_p_done, .ctx = &c,
+			};
+
+			assert_true(is_sweep_execute(&x, &err));
+			assert_int_equal(c.calls, nj);
+			for (uint64_t k = 0; k < nj; k++) {
+				struct is_params p;
+
+				is_sweep_space_point(&s, jobs[k], &p);
+				assert_memory_equal(&p, &c.p[jobs[k]], sizeof(p));
+			}
+			if (!ref) {
+				ref = c.m;
+				g_free(c.p);
+				continue;
+			}
+			assert_memory_equal(ref, c.m, n * sizeof(*ref));
+			g_free(c.m);
+			g_free(c.p);
+		}
+		/* alike points are alike; the classes differ */
+		if (!shard) {
+			assert_memory_equal(&ref[0], &ref[2], sizeof(*ref));
+			assert_memory_equal(&ref[1], &ref[2], sizeof(*ref));
+			assert_memory_equal(&ref[10], &ref[11], sizeof(*ref));
+			assert_true(memcmp(&ref[1], &ref[3], sizeof(*ref)) != 0);
+			assert_true(memcmp(&ref[3], &ref[4], sizeof(*ref)) != 0);
+		}
+		g_free(ref);
+	}
+	is_sweep_space_clear(&s);
+
+	/* no class of two: no stand-ins; nor for a governor without canon_param() */
+	is_sweep_space_init(&s, g);
+	assert_true(is_sweep_space_add_axis(&s, "residency_threshold_ns=0,15000,25000", &err));
+	assert_null(is_sweep_space_reps(&s, t->table));
+	is_sweep_space_clear(&s);
+	is_sweep_space_init(&s, is_governor_find("menu-6.12"));
+	assert_true(is_sweep_space_add_axis(&s, "residency_threshold_ns=5000,10000", &err));
+	assert_null(is_sweep_space_reps(&s, t->table));
+	is_sweep_space_clear(&s);
+	is_sweep_trace_free(t);
+}
+
 static bool fail_at_3(void *ctx, uint64_t job, const struct is_params *p,
 		      const struct is_sweep_trace *t, uint64_t seed,
 		      const struct is_metrics *m, GError **error)
@@ -688,6 +822,7 @@ int main(void)
 		cmocka_unit_test(test_shards),
 		cmocka_unit_test(test_pool_determinism),
 		cmocka_unit_test(test_pool_error),
+		cmocka_unit_test(test_alike_points),
 		cmocka_unit_test(test_trace_load_errors),
 		cmocka_unit_test(test_resume),
 		cmocka_unit_test(test_merge),

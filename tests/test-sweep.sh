@@ -53,6 +53,22 @@ for g in "wteo --grid pick=random,argmax --grid range=reference,chosen --grid po
 			bad "sweep -g ${g%% *} over ${t%% *}: lanes and --scalar differ"
 	done
 done
+# Points alike (a threshold teo reads only against the table's residencies):
+# one simulated per class, the same bytes as --every-point, whole and in
+# shards, over a capture on power9's table and a synthetic workload closed
+# loop on Skylake's (POLL first, 9 states: no lanes).
+for g in teo-6.12 wteo; do
+	for t in "-t $TRACES/qemu-x86-wteo.trace" "-w schbench -n 20000 -s intel-skl"; do
+		for sh in "" "--shard 2/3"; do
+			# shellcheck disable=SC2086
+			L="$IDLESIM sweep -q $t -g $g --grid pulse=512,1024 --grid residency_threshold_ns=0:120000:7500 $sh"
+			rm -f "$T/al.csv" "$T/ale.csv"
+			$L -j 2 -o "$T/al.csv" && $L -j 2 --every-point -o "$T/ale.csv" &&
+				cmp -s "$T/al.csv" "$T/ale.csv" && ok ||
+				bad "sweep -g $g over $t $sh: alike points differ from --every-point"
+		done
+	done
+done
 [ "$(wc -l < "$T/j1.csv")" -eq 31 ] && ok || bad "30 points should give a header and 30 rows"
 [ "$(wc -l < "$T/j1.jsonl")" -eq 30 ] && ok || bad "30 points should give 30 JSON lines"
 [ ! -e "$T/j1.csv.partial" ] && ok || bad "the journal is left after a complete run"

@@ -188,6 +188,16 @@ struct is_governor {
 			     struct is_gov_lanes_call *call);
 	void (*lanes_reflect)(void *st, const struct is_gov_env *env,
 			      const struct is_gov_lanes_wake *wake);
+	/*
+	 * Optional: the value of param @param that stands for @v's class on
+	 * @drv, @v itself for a param it does not reduce.  Two values of one
+	 * class must give the same decisions on every input with this table
+	 * (any disable mask, latency limit, trace or other params): a sweep
+	 * simulates one point of each class and gives its metrics to the
+	 * others (is_sweep_space_reps()).  Only for a param read nowhere but
+	 * in comparisons with the table's own values.
+	 */
+	int64_t (*canon_param)(const struct is_state_table *drv, int param, int64_t v);
 };
 
 /* Registry: NULL-terminated list; lookup by name. */

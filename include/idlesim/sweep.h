@@ -53,6 +53,17 @@ bool is_sweep_space_size(const struct is_sweep_space *s, uint64_t *n, GError **e
 /* The params of point @i (i < size). */
 void is_sweep_space_point(const struct is_sweep_space *s, uint64_t i, struct is_params *out);
 
+/*
+ * Points the governor cannot tell apart on table @drv (its canon_param()):
+ * for each axis value in order, the index of the first value of the same
+ * axis in its class.  NULL where no two points of the grid are alike (no
+ * canon_param(), a random sample, every value its own class); free with
+ * g_free().  is_sweep_space_rep(): the point that stands for point @i,
+ * every axis value replaced by its class's first; at most @i.
+ */
+int *is_sweep_space_reps(const struct is_sweep_space *s, const struct is_state_table *drv);
+uint64_t is_sweep_space_rep(const struct is_sweep_space *s, const int *reps, uint64_t i);
+
 /* "k/n" with 1 <= k <= n. */
 bool is_sweep_shard_parse(const char *spec, uint32_t *k, uint32_t *n, GError **error);
 static inline bool is_sweep_in_shard(uint64_t job, uint32_t k, uint32_t n)
@@ -116,6 +127,11 @@ struct is_sweep_exec {
 	 * same bytes, the time before lanes, for benchmarks and tests.
 	 */
 	bool scalar;
+	/*
+	 * Simulate every point, also those that stand in a class of another
+	 * (is_sweep_space_reps()): the same bytes, for benchmarks and tests.
+	 */
+	bool every_point;
 	/* Polled between jobs: nonzero stops dispatch (in-flight jobs finish). */
 	const volatile int *cancel;
 	is_sweep_done_fn done;

@@ -281,7 +281,7 @@ int cmd_sweep(int argc, char **argv)
 	g_autofree char *plot = NULL, *seeds = NULL;
 	gint64 random_n = 0, random_seed = 1, seed = -1, max_points = 1000000;
 	gint jobs_j = 0;
-	gboolean resume = FALSE, quiet = FALSE, force = FALSE, scalar = FALSE;
+	gboolean resume = FALSE, quiet = FALSE, force = FALSE, scalar = FALSE, every = FALSE;
 	GOptionEntry entries[] = {
 		{ "trace", 't', 0, G_OPTION_ARG_FILENAME_ARRAY, &traces, "a trace (repeatable)", "FILE" },
 		{ "seeds", 0, 0, G_OPTION_ARG_STRING, &seeds, "--workload seeds, each a source: A:B or a,b,c (default: --wseed)", "A:B" },
@@ -304,6 +304,7 @@ int cmd_sweep(int argc, char **argv)
 		{ "force", 0, 0, G_OPTION_ARG_NONE, &force, "run a space larger than --max-points", NULL },
 		{ "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot, "write the Pareto scatter (and a heatmap for 2 axes) here", "DIR" },
 		{ "scalar", 0, 0, G_OPTION_ARG_NONE, &scalar, "one simulation per point, never eight in lockstep (the same bytes, slower: for benchmarks and checks; docs/benchmark.md)", NULL },
+		{ "every-point", 0, 0, G_OPTION_ARG_NONE, &every, "simulate every point, also those the governor cannot tell from another on the trace's table (the same bytes, slower: for benchmarks and checks; docs/sweeps.md)", NULL },
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("- sweep a governor's params over traces");
@@ -470,6 +471,7 @@ int cmd_sweep(int argc, char **argv)
 			.njobs = nt,
 			.threads = jobs_j ? jobs_j : (int)g_get_num_processors(),
 			.scalar = scalar,
+			.every_point = every,
 			.cancel = &interrupted,
 			.done = on_done,
 			.ctx = &sw,

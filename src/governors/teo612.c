@@ -1213,6 +1213,27 @@ static int wteo_lanes_init(void *st, const struct is_gov_env *env, const struct 
 
 #endif /* IS_HAVE_LANES */
 
+/*
+ * RESIDENCY_THRESHOLD_NS is read only in teo_select()'s
+ * "drv->states[idx].target_residency_ns < RESIDENCY_THRESHOLD_NS" (Linux
+ * 6.12, drivers/cpuidle/governors/teo.c), after "if (!idx) goto
+ * out_tick", so idx is a state of the table other than 0 (here and in
+ * teo_lanes_select()): two thresholds with the same residencies of states
+ * 1.. below them are one.  The class stands as the smallest of those
+ * residencies at or above the threshold (INT64_MAX: above them all).
+ */
+static int64_t teo_canon_param(const struct is_state_table *drv, int param, int64_t v)
+{
+	int64_t c = INT64_MAX;
+
+	if (param != P_RESIDENCY_THRESHOLD_NS)
+		return v;
+	for (int i = 1; i < drv->count; i++)
+		if (drv->s[i].target_residency_ns >= v && drv->s[i].target_residency_ns < c)
+			c = drv->s[i].target_residency_ns;
+	return c;
+}
+
 const struct is_governor is_gov_wteo = {
 	.name = "wteo",
 	.description = "weighted history on teo-6.12, as the kernel series' wteo",
@@ -1223,6 +1244,7 @@ const struct is_governor is_gov_wteo = {
 	.select = wteo_select,
 	.reflect = teo_reflect,
 	.dump = wteo_dump,
+	.canon_param = teo_canon_param,
 #if IS_HAVE_LANES
 	.lanes_state_size = sizeof(struct teo_lanes),
 	.lanes_ok = teo_lanes_ok,
@@ -1241,6 +1263,7 @@ const struct is_governor is_gov_teo612 = {
 	.init = teo_enable_device,
 	.select = teo_select,
 	.reflect = teo_reflect,
+	.canon_param = teo_canon_param,
 #if IS_HAVE_LANES
 	.lanes_state_size = sizeof(struct teo_lanes),
 	.lanes_ok = teo_lanes_ok,

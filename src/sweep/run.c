@@ -270,8 +270,95 @@ bool is_sweep_run_one(const struct is_sweep_trace *t, const struct is_governor *
 	return run_group(t, g, p, mode, &seed, 1, false, out, error);
 }
 
+/*
+ * Points alike (is_sweep_space_reps()): of the jobs to run, only the first
+ * of each class on its trace is simulated, and its metrics are given to
+ * the others, with their own params, right after its own.  A job whose
+ * class's first is not among the jobs to run (another shard's, or one
+ * finished before a resume) is simulated itself.
+ */
+#define SHARE_END UINT64_MAX
+
+struct share {
+	uint64_t *uniq;       /* positions in x->jobs of the jobs simulated; NULL: all */
+	uint64_t n;
+	uint64_t *head;       /* per position, its copies: a list through next[] */
+	uint64_t *next;
+};
+
+/* The position of @job in the ascending @jobs[0..n), or SHARE_END. */
+static uint64_t find_job(const uint64_t *jobs, uint64_t n, uint64_t job)
+{
+	uint64_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		const uint64_t mid = lo + (hi - lo) / 2;
+
+		if (jobs[mid] < job)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && jobs[lo] == job ? lo : SHARE_END;
+}
+
+static void share_build(const struct is_sweep_exec *x, struct share *sh)
+{
+	const uint64_t nt = (uint64_t)x->ntraces;
+	int **reps;
+	bool any = false;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->n = x->njobs;
+	if (x->every_point)
+		return;
+	for (uint64_t k = 1; k < x->njobs; k++)
+		if (x->jobs[k] <= x->jobs[k - 1])
+			return;
+	reps = g_new0(int *, nt);
+	for (uint64_t k = 0; k < nt; k++) {
+		reps[k] = is_sweep_space_reps(x->space, x->traces[k]->table);
+		any |= reps[k] != NULL;
+	}
+	if (any) {
+		sh->uniq = g_new(uint64_t, x->njobs);
+		sh->head = g_new(uint64_t, x->njobs);
+		sh->next = g_new(uint64_t, x->njobs);
+		sh->n = 0;
+		for (uint64_t pos = 0; pos < x->njobs; pos++) {
+			const uint64_t j = x->jobs[pos], tr = j % nt;
+			uint64_t rpos = SHARE_END;
+
+			sh->head[pos] = sh->next[pos] = SHARE_END;
+			if (reps[tr]) {
+				const uint64_t rj = is_sweep_space_rep(x->space, reps[tr], j / nt) * nt + tr;
+
+				if (rj != j)
+					rpos = find_job(x->jobs, pos, rj);
+			}
+			if (rpos == SHARE_END) {
+				sh->uniq[sh->n++] = pos;
+				continue;
+			}
+			sh->next[pos] = sh->head[rpos];
+			sh->head[rpos] = pos;
+		}
+	}
+	for (uint64_t k = 0; k < nt; k++)
+		g_free(reps[k]);
+	g_free(reps);
+}
+
+static void share_clear(struct share *sh)
+{
+	g_free(sh->uniq);
+	g_free(sh->head);
+	g_free(sh->next);
+}
+
 struct pool {
 	const struct is_sweep_exec *x;
+	struct share sh;
 	atomic_uint_fast64_t next;
 	atomic_int stop;
 	uint64_t group;       /* jobs taken at a time */
@@ -286,7 +373,7 @@ static gpointer worker(gpointer data)
 	uint64_t group = pl->group;
 
 	for (;;) {
-		uint64_t k0, job[GROUP_MAX], seed[GROUP_MAX];
+		uint64_t k0, pos[GROUP_MAX], job[GROUP_MAX], seed[GROUP_MAX];
 		const struct is_sweep_trace *t[GROUP_MAX];
 		struct is_params p[GROUP_MAX];
 		struct is_metrics m[GROUP_MAX];
@@ -297,11 +384,12 @@ static gpointer worker(gpointer data)
 		if (atomic_load(&pl->stop) || (x->cancel && *x->cancel))
 			break;
 		k0 = atomic_fetch_add(&pl->next, group);
-		if (k0 >= x->njobs)
+		if (k0 >= pl->sh.n)
 			break;
-		n = (int)(x->njobs - k0 < group ? x->njobs - k0 : group);
+		n = (int)(pl->sh.n - k0 < group ? pl->sh.n - k0 : group);
 		for (int i = 0; i < n; i++) {
-			job[i] = x->jobs[k0 + (uint64_t)i];
+			pos[i] = pl->sh.uniq ? pl->sh.uniq[k0 + (uint64_t)i] : k0 + (uint64_t)i;
+			job[i] = x->jobs[pos[i]];
 			t[i] = x->traces[job[i] % (uint64_t)x->ntraces];
 			is_sweep_space_point(x->space, job[i] / (uint64_t)x->ntraces, &p[i]);
 			seed[i] = is_sweep_job_seed(x->seed, t[i]);
@@ -319,9 +407,20 @@ static gpointer worker(gpointer data)
 				ok = run_group(t[done], x->space->gov, &p[done], x->mode, &seed[done],
 					       run, !x->scalar, &m[done], &err);
 			g_mutex_lock(&pl->lock);
-			for (int i = done; i < done + run && ok; i++)
-				if (!atomic_load(&pl->stop))
-					ok = x->done(x->ctx, job[i], &p[i], t[i], seed[i], &m[i], &err);
+			for (int i = done; i < done + run && ok; i++) {
+				if (atomic_load(&pl->stop))
+					continue;
+				ok = x->done(x->ctx, job[i], &p[i], t[i], seed[i], &m[i], &err);
+				for (uint64_t c = pl->sh.uniq ? pl->sh.head[pos[i]] : SHARE_END;
+				     c != SHARE_END && ok; c = pl->sh.next[c]) {
+					struct is_params pc;
+
+					is_sweep_space_point(x->space, x->jobs[c] / (uint64_t)x->ntraces,
+							     &pc);
+					ok = x->done(x->ctx, x->jobs[c], &pc, t[i], seed[i], &m[i],
+						     &err);
+				}
+			}
 			if (!ok) {
 				atomic_store(&pl->stop, 1);
 				if (!pl->error)
@@ -343,11 +442,12 @@ bool is_sweep_execute(const struct is_sweep_exec *x, GError **error)
 	GThread **th;
 	struct pool pl;
 
-	if ((uint64_t)n > x->njobs)
-		n = x->njobs ? (int)x->njobs : 1;
 	pl.x = x;
+	share_build(x, &pl.sh);
+	if ((uint64_t)n > pl.sh.n)
+		n = pl.sh.n ? (int)pl.sh.n : 1;
 	/* Groups of up to GROUP_MAX jobs, but enough groups to keep every thread busy. */
-	pl.group = x->njobs / ((uint64_t)n * 4);
+	pl.group = pl.sh.n / ((uint64_t)n * 4);
 	pl.group = pl.group < 1 ? 1 : pl.group > GROUP_MAX ? GROUP_MAX : pl.group;
 	atomic_init(&pl.next, 0);
 	atomic_init(&pl.stop, 0);
@@ -362,6 +462,7 @@ bool is_sweep_execute(const struct is_sweep_exec *x, GError **error)
 		g_thread_join(th[i]);
 	g_free(th);
 	g_mutex_clear(&pl.lock);
+	share_clear(&pl.sh);
 	if (pl.error) {
 		g_propagate_error(error, pl.error);
 		return false;

@@ -208,6 +208,58 @@ void is_sweep_space_point(const struct is_sweep_space *s, uint64_t i, struct is_
 	}
 }
 
+int *is_sweep_space_reps(const struct is_sweep_space *s, const struct is_state_table *drv)
+{
+	const struct is_governor *g = s->gov;
+	int total = 0, off = 0;
+	bool shared = false;
+	int *reps;
+
+	if (!g || !g->canon_param || s->random_n || !drv)
+		return NULL;
+	for (int a = 0; a < s->naxes; a++)
+		total += s->axes[a].n;
+	reps = g_new(int, total ? total : 1);
+	for (int a = 0; a < s->naxes; a++) {
+		const struct is_sweep_axis *ax = &s->axes[a];
+
+		/* quadratic in the axis' length, once per sweep and trace */
+		for (int k = 0; k < ax->n; k++) {
+			const int64_t c = g->canon_param(drv, ax->param, ax->values[k]);
+			int f = 0;
+
+			while (g->canon_param(drv, ax->param, ax->values[f]) != c)
+				f++;
+			reps[off + k] = f;
+			shared |= f != k;
+		}
+		off += ax->n;
+	}
+	if (!shared) {
+		g_free(reps);
+		return NULL;
+	}
+	return reps;
+}
+
+uint64_t is_sweep_space_rep(const struct is_sweep_space *s, const int *reps, uint64_t i)
+{
+	uint64_t r = 0, scale = 1;
+	int off = 0;
+
+	for (int a = 0; a < s->naxes; a++)
+		off += s->axes[a].n;
+	for (int a = s->naxes - 1; a >= 0; a--) {
+		const struct is_sweep_axis *ax = &s->axes[a];
+
+		off -= ax->n;
+		r += (uint64_t)reps[off + (int)(i % (uint64_t)ax->n)] * scale;
+		scale *= (uint64_t)ax->n;
+		i /= (uint64_t)ax->n;
+	}
+	return r;
+}
+
 bool is_sweep_shard_parse(const char *spec, uint32_t *k, uint32_t *n, GError **error)
 {
 	g_auto(GStrv) f = g_strsplit(spec, "/", -1);
