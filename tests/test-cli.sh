@@ -624,6 +624,12 @@ expect 0 "mode model" "Correct" -- "$IDLESIM" run -w pgbench --periods 5000 -g o
 awk -F, 'NR == 2 && $5 != "100.0000" { exit 1 }' "$T/cl.csv" && ok || bad "run --workload: oracle not 100% correct"
 [ "$(wc -l < "$T/cl.csv")" -eq 4 ] && ok || bad "run --workload: one row per governor"
 expect 2 "needs --trace FILE or --workload NAME" -- "$IDLESIM" run -w idle -t "$TRACES/basic.trace" -g oracle --periods 10
+# --warm: the scenario after a trace's history (test-run.c has the cases);
+# an error names the file; the report is written whole or not at all
+expect 0 "Correct" -- "$IDLESIM" run -w pgbench --periods 2000 -g oracle,teo-6.12 --warm "$TRACES/basic.trace"
+expect 2 "--warm starts a --workload's governors" -- "$IDLESIM" run -t "$TRACES/basic.trace" -g oracle --warm "$TRACES/basic.trace"
+expect 1 "qemu-x86-teo.trace: warm start: header fields" -- "$IDLESIM" run -w pgbench --periods 2000 --cpus 1 -g teo-6.12 --warm "$TRACES/qemu-x86-teo.trace" -o "$T/w.txt"
+[ ! -e "$T/w.txt" ] && ok || bad "run --warm: a failed run left its report"
 # The linux-pm report of teo staying in WFI on an idle 6.12 machine
 # (docs/governors.md): on its MT8196 table at HZ=1000, seed 1, teo-6.12 locks into WFI
 # after 63 s and stays; without 4b20b07ce72f, as bisected, it does not.

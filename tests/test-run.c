@@ -235,6 +235,104 @@ static void test_errors(void **state)
 	}
 }
 
+/* A schbench scenario (2 CPUs, HZ=100, power9) through @gov, warm from @warm (NULL: cold). */
+static bool warm_run(const char *gov, const char *warm, struct is_metrics *m, int64_t *off,
+		     int *failed, GError **error)
+{
+	struct is_synth_config cfg = { .cpus = 2, .hz = 100, .seed = 5,
+				       .latency_req_ns = 2147483647000LL };
+	struct is_run_gov g = { 0 };
+	struct is_run_input *in;
+	uint64_t records;
+	bool ok;
+
+	cfg.w = is_workload_find("schbench");
+	is_params_defaults_of(cfg.w->params, cfg.w->nparams, &cfg.params);
+	in = is_run_open_workload(&cfg, 5000, 0, NULL, true, NULL);
+	assert_non_null(in);
+	in->warm_path = warm;
+	g.gov = is_governor_find(gov);
+	is_params_defaults(g.gov, &g.params);
+	g.seed = 1;
+	assert_true(is_run_build(in, IS_SIM_MODEL, &g, 1, NULL));
+	ok = is_run_execute(in, &g, 1, &records, failed, error);
+	if (ok) {
+		assert_int_equal(records, 5000);
+		*m = g.total;
+		*off = in->warm_off_ns;
+	}
+	is_run_gov_clear(&g, 1);
+	is_run_input_free(in);
+	return ok;
+}
+
+/*
+ * A scenario's warm start: a governor whose choice has no history (oracle)
+ * gives the same metrics warm and cold (the scenario shifted by whole
+ * ticks, only its own selections measured); teo's differ; an empty warm
+ * trace changes nothing; a trace that does not fit is refused, naming it.
+ */
+static void test_warm(void **state)
+{
+	g_autofree char *basic = trace_path("basic.trace");
+	g_autofree char *dir = g_dir_make_tmp("test-run-XXXXXX", NULL);
+	g_autofree char *empty = g_build_filename(dir, "empty.trace", NULL);
+	g_autofree char *wide = g_build_filename(dir, "wide.trace", NULL);
+	g_autofree char *hz = g_build_filename(dir, "hz.trace", NULL);
+	g_autofree char *text = NULL;
+	struct is_metrics cold, warm;
+	GError *err = NULL;
+	int64_t off;
+	int failed;
+	char *p;
+
+	(void)state;
+	assert_true(g_file_get_contents(basic, &text, NULL, NULL));
+	p = strstr(text, "\ndata\n");
+	assert_non_null(p);
+	{
+		g_autofree char *head = g_strndup(text, (gsize)(p - text));
+		g_autofree char *e = g_strdup_printf("%s\ndata\nend 0\n", head);
+		g_autofree char *w = g_strdup(e), *h = g_strdup(e);
+
+		assert_true(g_file_set_contents(empty, e, -1, NULL));
+		memcpy(strstr(w, "cpus 2"), "cpus 4", 6);
+		assert_true(g_file_set_contents(wide, w, -1, NULL));
+		memcpy(strstr(h, "hz 100"), "hz 250", 6);
+		assert_true(g_file_set_contents(hz, h, -1, NULL));
+	}
+
+	assert_true(warm_run("oracle", NULL, &cold, &off, &failed, NULL));
+	assert_true(warm_run("oracle", basic, &warm, &off, &failed, NULL));
+	/* basic.trace ends 1.24 s in: the scenario starts on the next tick */
+	assert_true(off > 1000000000 && off % 10000000 == 0);
+	assert_memory_equal(&cold, &warm, sizeof(cold));
+
+	assert_true(warm_run("teo-6.12", NULL, &cold, &off, &failed, NULL));
+	assert_true(warm_run("teo-6.12", basic, &warm, &off, &failed, NULL));
+	assert_memory_not_equal(&cold, &warm, sizeof(cold));
+	assert_true(cold.selections > 0);
+	assert_true(warm_run("teo-6.12", empty, &warm, &off, &failed, NULL));
+	assert_int_equal(off, 0);
+	assert_memory_equal(&cold, &warm, sizeof(cold));
+
+	assert_false(warm_run("teo-6.12", wide, &warm, &off, &failed, &err));
+	assert_int_equal(failed, 0);
+	assert_non_null(strstr(err->message, "wide.trace: warm start: header fields"));
+	assert_non_null(strstr(err->message, "4 CPUs"));
+	g_clear_error(&err);
+	assert_false(warm_run("teo-6.12", hz, &warm, &off, &failed, &err));
+	assert_non_null(strstr(err->message, "HZ=250"));
+	g_clear_error(&err);
+	assert_false(warm_run("teo-6.12", "/nonexistent/w.trace", &warm, &off, &failed, &err));
+	assert_non_null(strstr(err->message, "/nonexistent/w.trace"));
+	g_clear_error(&err);
+	g_remove(empty);
+	g_remove(wide);
+	g_remove(hz);
+	g_rmdir(dir);
+}
+
 static int bad_select(void *st, const struct is_gov_env *env, struct is_gov_call *c, bool *stop)
 {
 	(void)st, (void)env, (void)c, (void)stop;
@@ -273,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_trace),
 		cmocka_unit_test(test_workload),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_warm),
 		cmocka_unit_test(test_governor_only),
 	};
 

@@ -45,6 +45,18 @@ struct is_run_input {
 	/* is_sim_config's; set from the trace's header, the caller may change it */
 	int64_t poll_overrun_ns, tick_late_ns;
 	bool exit_free;                 /* is_sim_config's; the caller's (default false) */
+	/*
+	 * A scenario's warm start (NULL: none; the caller's string): each
+	 * simulation first runs this trace (model mode, nothing measured),
+	 * so that its governor meets the scenario with the history the
+	 * machine gave it rather than from enable_device(); the scenario then
+	 * runs from warm_off_ns on (the trace's last wakeup rounded up to a
+	 * whole tick, so that the scenario keeps its tick phase), its times
+	 * and measurement window shifted by that much.  warm_off_ns: set by
+	 * is_run_execute() (the last governor's).
+	 */
+	const char *warm_path;
+	int64_t warm_off_ns;
 	struct is_state_table *table;
 	uint32_t disabled;              /* the table's states disabled by default */
 	/*

@@ -126,6 +126,11 @@ struct is_sim;
 struct is_sim *is_sim_new(const struct is_sim_config *cfg, GError **error);
 void is_sim_free(struct is_sim *s);
 void is_sim_set_observer(struct is_sim *s, is_decision_fn fn, void *ctx);
+/*
+ * Moves the measurement window (is_sim_config's measure_from_ns and
+ * measure_to_ns) for the records fed from now on; what was measured stays.
+ */
+void is_sim_set_window(struct is_sim *s, int64_t from_ns, int64_t to_ns);
 /* Process one record.  Returns false on an inconsistent record. */
 bool is_sim_feed(struct is_sim *s, const struct is_record *rec, GError **error);
 /* Pull all records of @src through the simulation. */

@@ -128,6 +128,7 @@ struct cli_run_opts {
 	int64_t tick_late_ns;              /* < 0: the input's */
 	bool exit_free;                    /* is_sim_config's */
 	const char *export_dir;            /* --export: DIR/<governor>/ each */
+	const char *warm;                  /* --warm: a scenario's warm start (is_run_input) */
 };
 int cli_run(const struct cli_run_opts *ro);
 

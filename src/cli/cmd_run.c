@@ -67,7 +67,7 @@ static bool parse_window(const char *s, gint64 *from, gint64 *to)
 int cmd_run(int argc, char **argv)
 {
 	g_autofree char *trace = NULL, *govs = NULL, *states = NULL, *format = NULL;
-	g_autofree char *mode = NULL, *baseline = NULL, *out = NULL, *window = NULL;
+	g_autofree char *mode = NULL, *baseline = NULL, *out = NULL, *window = NULL, *warm = NULL;
 	g_autofree char *export_dir = NULL;
 	g_auto(GStrv) params = NULL;
 	gint64 seed = -1, wfrom = 0, wto = 0, overrun = -1, late = -1;
@@ -87,6 +87,7 @@ int cmd_run(int argc, char **argv)
 		{ "exit-free", 0, 0, G_OPTION_ARG_NONE, &exit_free, "the machine's idle states cost nothing to leave: a recorded period's length holds no exit latency (a TCG guest; default: it holds the kernel's state's, as on hardware)", NULL },
 		{ "export", 'e', 0, G_OPTION_ARG_FILENAME, &export_dir, "write each governor's simulated run as a capture of the same machine and clock, DIR/GOVERNOR/ (trace.dat, ftrace text, state table: docs/export.md)", "DIR" },
 		{ "window", 0, 0, G_OPTION_ARG_STRING, &window, "measure only the records starting in [FROM, TO) (trace time, ns); the governors run on every record", "FROM_NS,TO_NS" },
+		{ "warm", 0, 0, G_OPTION_ARG_FILENAME, &warm, "--workload: each governor first runs this trace (nothing measured), so that it meets the scenario with the history the machine gave it, not from a reset; the scenario follows on the next tick after the trace (docs/synthetic.md)", "TRACE" },
 		G_OPTION_ENTRY_NULL
 	};
 	g_autoptr(GOptionContext) ctx = g_option_context_new("- replay a trace through governors");
@@ -136,6 +137,10 @@ int cmd_run(int argc, char **argv)
 	}
 	if (window && !parse_window(window, &wfrom, &wto))
 		goto out;
+	if (warm && !wl.name) {
+		cli_error("--warm starts a --workload's governors from a trace's history; a --trace has its own");
+		goto out;
+	}
 	if (export_dir && smode != IS_SIM_MODEL) {
 		cli_error("--export writes the model's run; in exact mode the run is the recording");
 		goto out;
@@ -158,6 +163,7 @@ int cmd_run(int argc, char **argv)
 		.seed = seed, .format = format, .out = out,
 		.window_from_ns = wfrom, .window_to_ns = wto, .poll_overrun_ns = overrun,
 		.tick_late_ns = late, .exit_free = exit_free, .export_dir = export_dir,
+		.warm = warm,
 	};
 	code = cli_run(&ro);
 out:
@@ -214,6 +220,7 @@ int cli_run(const struct cli_run_opts *ro)
 	if (ro->tick_late_ns >= 0)
 		in->tick_late_ns = ro->tick_late_ns;
 	in->exit_free = ro->exit_free;
+	in->warm_path = ro->warm;
 	in->measure_from_ns = ro->window_from_ns;
 	in->measure_to_ns = ro->window_to_ns;
 	rep.window_from_ns = ro->window_from_ns;

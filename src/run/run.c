@@ -202,6 +202,96 @@ static int counted_next_batch(void *ctx, struct is_record *recs, int max, GError
 	return r;
 }
 
+/* A scenario's records @off later, its feedback @off earlier (a warm start). */
+struct shifted {
+	const struct is_source *src;
+	int64_t off;
+};
+
+static int shifted_next(void *ctx, struct is_record *rec, GError **error)
+{
+	struct shifted *sh = ctx;
+	int r = sh->src->next(sh->src->ctx, rec, error);
+
+	if (r > 0)
+		rec->t_ns += sh->off;
+	return r;
+}
+
+static void shifted_feedback(void *ctx, int cpu, int64_t resume_ns)
+{
+	struct shifted *sh = ctx;
+
+	sh->src->feedback(sh->src->ctx, cpu, resume_ns - sh->off);
+}
+
+/* The warm trace's records, noting where the last one ends. */
+struct warm {
+	struct is_trace_reader *r;
+	int64_t end_ns;
+};
+
+static int warm_next(void *ctx, struct is_record *rec, GError **error)
+{
+	struct warm *w = ctx;
+	int r = is_trace_next(w->r, rec, error);
+
+	if (r > 0 && rec->kind == IS_REC_IDLE && rec->idle_ns > 0 &&
+	    rec->t_ns + rec->idle_ns > w->end_ns)
+		w->end_ns = rec->t_ns + rec->idle_ns;
+	else if (r > 0 && rec->t_ns > w->end_ns)
+		w->end_ns = rec->t_ns;
+	return r;
+}
+
+/*
+ * is_run_input's warm start for @sim: the trace, nothing measured, then the
+ * window (shifted) for the scenario; *off: where the scenario starts.
+ */
+static bool warm_up(const struct is_run_input *in, struct is_sim *sim, int64_t *off,
+		    GError **error)
+{
+	const struct is_trace_header *h;
+	struct warm w = { .end_ns = 0 };
+	struct is_source src = { .ctx = &w, .next = warm_next };
+	const int64_t tick = is_tick_nsec(in->hdr.hz);
+	bool ok = false;
+
+	w.r = is_trace_open(in->warm_path, error);
+	if (!w.r)
+		return false;
+	h = is_trace_reader_header(w.r);
+	if (h->cpus > in->hdr.cpus || h->hz != in->hdr.hz || h->state_count != in->table->count) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "%s: warm start: header fields cpus, hz and states: the trace has %d "
+			    "CPUs, HZ=%d and %d states, the scenario %d CPUs (at least as many "
+			    "needed), HZ=%d and %d states",
+			    in->warm_path, h->cpus, h->hz, h->state_count, in->hdr.cpus,
+			    in->hdr.hz, in->table->count);
+		goto out;
+	}
+	is_sim_set_window(sim, INT64_MAX, INT64_MAX);
+	if (!is_sim_run(sim, &src, error)) {
+		g_prefix_error(error, "%s: warm start: ", in->warm_path);
+		goto out;
+	}
+	if (w.end_ns > INT64_MAX / 4) {
+		g_set_error(error, IS_ERROR, IS_ERROR_INVALID,
+			    "%s: warm start: the trace ends at %" G_GINT64_FORMAT " ns, too late "
+			    "for a scenario after it", in->warm_path, w.end_ns);
+		goto out;
+	}
+	*off = w.end_ns <= 0 ? 0 : (w.end_ns + tick - 1) / tick * tick;
+	if (in->measure_to_ns)
+		is_sim_set_window(sim, in->measure_from_ns + *off, in->measure_to_ns + *off);
+	else
+		is_sim_set_window(sim, *off, INT64_MAX);
+	ok = true;
+out:
+	is_trace_close(w.r);
+	return ok;
+}
+
 bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64_t *records,
 		    int *failed, GError **error)
 {
@@ -216,14 +306,24 @@ bool is_run_execute(struct is_run_input *in, struct is_run_gov *g, int n, uint64
 		for (int i = 0; i < n; i++) {
 			struct is_synth_bounded lim = { .periods = in->periods,
 							.until_ns = in->until_ns };
-			struct is_source src;
+			struct is_source src, ssrc;
+			struct shifted sh = { .src = &src, .off = 0 };
 			bool ok;
 
+			if (in->warm_path) {
+				if (!warm_up(in, g[i].sim, &sh.off, error)) {
+					*failed = i;
+					return false;
+				}
+				in->warm_off_ns = sh.off;
+			}
 			lim.g = is_synth_new(&in->syn, error);
 			if (!lim.g)
 				return false;
 			is_source_from_synth_bounded(&src, &lim);
-			ok = is_sim_run(g[i].sim, &src, error);
+			ssrc = (struct is_source){ .ctx = &sh, .next = shifted_next,
+						   .feedback = src.feedback ? shifted_feedback : NULL };
+			ok = is_sim_run(g[i].sim, in->warm_path ? &ssrc : &src, error);
 			*records = lim.n;
 			is_synth_free(lim.g);
 			if (!ok) {

@@ -255,6 +255,12 @@ void is_sim_set_observer(struct is_sim *s, is_decision_fn fn, void *ctx)
 	s->observer_ctx = ctx;
 }
 
+void is_sim_set_window(struct is_sim *s, int64_t from_ns, int64_t to_ns)
+{
+	s->cfg.measure_from_ns = from_ns;
+	s->cfg.measure_to_ns = to_ns;
+}
+
 static bool bad_state(struct is_sim *s, int idx, GError **error)
 {
 	if (idx < 0 && s->cfg.gov->needs_recorded) {
