@@ -315,6 +315,8 @@ END {
 
 	print "## (c) Closed loop"
 	print ""
+	print "Each governor runs the file from the history its guest run had when rt-app's threads began (`idlesim run --warm`: the stock capture's records before the window), one closed loop per repetition, averaged as the guest's are (until 2026-12-07 it started from a reset: docs/held-out.md has the change's before and after)."
+	print ""
 	print "*wakeup latency p50 / p99 (us)*: idlesim's (the exit latency paid by each irq or IPI wakeup: the engine does not model timer slack, scheduling or queueing) against the guest's rt-app `wu_lat` (from a task's due wakeup to its running: all of those; mean over the repetitions). - where the file's tasks do not sleep."
 	print ""
 	print "| arch / workload / B | Δshare pp | guest range pp | above % | below % | energy % | wakeup latency p50 / p99 us: idlesim | guest rt-app |"
