@@ -279,6 +279,7 @@ static void test_warm(void **state)
 	g_autofree char *empty = g_build_filename(dir, "empty.trace", NULL);
 	g_autofree char *wide = g_build_filename(dir, "wide.trace", NULL);
 	g_autofree char *hz = g_build_filename(dir, "hz.trace", NULL);
+	g_autofree char *late = g_build_filename(dir, "late.trace", NULL);
 	g_autofree char *text = NULL;
 	struct is_metrics cold, warm;
 	GError *err = NULL;
@@ -294,12 +295,16 @@ static void test_warm(void **state)
 		g_autofree char *head = g_strndup(text, (gsize)(p - text));
 		g_autofree char *e = g_strdup_printf("%s\ndata\nend 0\n", head);
 		g_autofree char *w = g_strdup(e), *h = g_strdup(e);
+		/* one wakeup at 2^62 ns: a scenario after it would not fit its clock */
+		g_autofree char *l = g_strdup_printf("%s\ndata\nI 0 4611686018427387904 1000 1000 0 "
+						     "2147483647000 500 irq\nend 1\n", head);
 
 		assert_true(g_file_set_contents(empty, e, -1, NULL));
 		memcpy(strstr(w, "cpus 2"), "cpus 4", 6);
 		assert_true(g_file_set_contents(wide, w, -1, NULL));
 		memcpy(strstr(h, "hz 100"), "hz 250", 6);
 		assert_true(g_file_set_contents(hz, h, -1, NULL));
+		assert_true(g_file_set_contents(late, l, -1, NULL));
 	}
 
 	assert_true(warm_run("oracle", NULL, &cold, &off, &failed, NULL));
@@ -324,12 +329,16 @@ static void test_warm(void **state)
 	assert_false(warm_run("teo-6.12", hz, &warm, &off, &failed, &err));
 	assert_non_null(strstr(err->message, "HZ=250"));
 	g_clear_error(&err);
+	assert_false(warm_run("teo-6.12", late, &warm, &off, &failed, &err));
+	assert_non_null(strstr(err->message, "late.trace: warm start: the trace ends at"));
+	g_clear_error(&err);
 	assert_false(warm_run("teo-6.12", "/nonexistent/w.trace", &warm, &off, &failed, &err));
 	assert_non_null(strstr(err->message, "/nonexistent/w.trace"));
 	g_clear_error(&err);
 	g_remove(empty);
 	g_remove(wide);
 	g_remove(hz);
+	g_remove(late);
 	g_rmdir(dir);
 }
 

@@ -235,13 +235,26 @@ static int warm_next(void *ctx, struct is_record *rec, GError **error)
 {
 	struct warm *w = ctx;
 	int r = is_trace_next(w->r, rec, error);
+	int64_t end;
 
-	if (r > 0 && rec->kind == IS_REC_IDLE && rec->idle_ns > 0 &&
-	    rec->t_ns + rec->idle_ns > w->end_ns)
-		w->end_ns = rec->t_ns + rec->idle_ns;
-	else if (r > 0 && rec->t_ns > w->end_ns)
-		w->end_ns = rec->t_ns;
+	if (r <= 0)
+		return r;
+	end = rec->t_ns;
+	/* a wakeup past INT64_MAX is refused below like any too late an end */
+	if (rec->kind == IS_REC_IDLE && rec->idle_ns > 0 &&
+	    __builtin_add_overflow(rec->t_ns, rec->idle_ns, &end))
+		end = INT64_MAX;
+	if (end > w->end_ns)
+		w->end_ns = end;
 	return r;
+}
+
+/* @t_ns moved @off_ns >= 0 later, INT64_MAX where that is past it. */
+static int64_t later(int64_t t_ns, int64_t off_ns)
+{
+	int64_t r;
+
+	return __builtin_add_overflow(t_ns, off_ns, &r) ? INT64_MAX : r;
 }
 
 /*
@@ -283,7 +296,8 @@ static bool warm_up(const struct is_run_input *in, struct is_sim *sim, int64_t *
 	}
 	*off = w.end_ns <= 0 ? 0 : (w.end_ns + tick - 1) / tick * tick;
 	if (in->measure_to_ns)
-		is_sim_set_window(sim, in->measure_from_ns + *off, in->measure_to_ns + *off);
+		is_sim_set_window(sim, later(in->measure_from_ns, *off),
+				  later(in->measure_to_ns, *off));
 	else
 		is_sim_set_window(sim, *off, INT64_MAX);
 	ok = true;
