@@ -238,6 +238,7 @@ static void test_shards(void **state)
 /* The pool: the same metrics per job for any thread count. */
 struct collect {
 	struct is_metrics *m;
+	struct is_params *p;  /* optional: each job's params as done() saw them */
 	uint64_t calls;
 };
 
@@ -247,8 +248,10 @@ static bool collect_done(void *ctx, uint64_t job, const struct is_params *p,
 {
 	struct collect *c = ctx;
 
-	(void)p, (void)t, (void)seed, (void)error;
+	(void)t, (void)seed, (void)error;
 	c->m[job] = *m;
+	if (c->p)
+		c->p[job] = *p;
 	c->calls++;
 	return true;
 }
@@ -305,25 +308,6 @@ static void test_pool_determinism(void **state)
 	g_free(ref);
 	is_sweep_space_clear(&s);
 	is_sweep_trace_free(t);
-}
-
-struct collect_p {
-	struct is_metrics *m;
-	struct is_params *p;
-	uint64_t calls;
-};
-
-static bool collect_p_done(void *ctx, uint64_t job, const struct is_params *p,
-			   const struct is_sweep_trace *t, uint64_t seed,
-			   const struct is_metrics *m, GError **error)
-{
-	struct collect_p *c = ctx;
-
-	(void)t, (void)seed, (void)error;
-	c->m[job] = *m;
-	c->p[job] = *p;
-	c->calls++;
-	return true;
 }
 
 /*
@@ -391,13 +375,13 @@ static void test_alike_points(void **state)
 			if (!shard || i % 2)
 				jobs[nj++] = i;
 		for (int run = 0; run < 3; run++) {
-			struct collect_p c = { .m = g_new0(struct is_metrics, n),
-					       .p = g_new0(struct is_params, n) };
+			struct collect c = { .m = g_new0(struct is_metrics, n),
+					     .p = g_new0(struct is_params, n) };
 			struct is_sweep_trace *ts[] = { t };
 			struct is_sweep_exec x = {
 				.space = &s, .traces = ts, .ntraces = 1, .mode = IS_SIM_MODEL,
 				.seed = -1, .jobs = jobs, .njobs = nj, .threads = run ? run : 1,
-				.every_point = run == 0, .done = collect_p_done, .ctx = &c,
+				.every_point = run == 0, .done = collect_done, .ctx = &c,
 			};
 
 			assert_true(is_sweep_execute(&x, &err));

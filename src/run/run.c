@@ -225,6 +225,14 @@ static void shifted_feedback(void *ctx, int cpu, int64_t resume_ns)
 	sh->src->feedback(sh->src->ctx, cpu, resume_ns - sh->off);
 }
 
+/* @t_ns moved @off_ns >= 0 later, INT64_MAX where that is past it. */
+static int64_t later(int64_t t_ns, int64_t off_ns)
+{
+	int64_t r;
+
+	return __builtin_add_overflow(t_ns, off_ns, &r) ? INT64_MAX : r;
+}
+
 /* The warm trace's records, noting where the last one ends. */
 struct warm {
 	struct is_trace_reader *r;
@@ -239,22 +247,12 @@ static int warm_next(void *ctx, struct is_record *rec, GError **error)
 
 	if (r <= 0)
 		return r;
-	end = rec->t_ns;
-	/* a wakeup past INT64_MAX is refused below like any too late an end */
-	if (rec->kind == IS_REC_IDLE && rec->idle_ns > 0 &&
-	    __builtin_add_overflow(rec->t_ns, rec->idle_ns, &end))
-		end = INT64_MAX;
+	/* a wakeup past INT64_MAX is refused by warm_up() like any too late an end */
+	end = rec->kind == IS_REC_IDLE && rec->idle_ns > 0 ? later(rec->t_ns, rec->idle_ns) :
+							      rec->t_ns;
 	if (end > w->end_ns)
 		w->end_ns = end;
 	return r;
-}
-
-/* @t_ns moved @off_ns >= 0 later, INT64_MAX where that is past it. */
-static int64_t later(int64_t t_ns, int64_t off_ns)
-{
-	int64_t r;
-
-	return __builtin_add_overflow(t_ns, off_ns, &r) ? INT64_MAX : r;
 }
 
 /*

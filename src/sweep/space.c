@@ -222,16 +222,23 @@ int *is_sweep_space_reps(const struct is_sweep_space *s, const struct is_state_t
 	reps = g_new(int, total ? total : 1);
 	for (int a = 0; a < s->naxes; a++) {
 		const struct is_sweep_axis *ax = &s->axes[a];
+		/* each class's value -> the index of its first value on the axis */
+		g_autoptr(GHashTable) first = g_hash_table_new_full(g_int64_hash, g_int64_equal,
+								      g_free, NULL);
 
-		/* quadratic in the axis' length, once per sweep and trace */
 		for (int k = 0; k < ax->n; k++) {
-			const int64_t c = g->canon_param(drv, ax->param, ax->values[k]);
-			int f = 0;
+			int64_t *c = g_new(int64_t, 1);
+			gpointer f;
 
-			while (g->canon_param(drv, ax->param, ax->values[f]) != c)
-				f++;
-			reps[off + k] = f;
-			shared |= f != k;
+			*c = g->canon_param(drv, ax->param, ax->values[k]);
+			if (g_hash_table_lookup_extended(first, c, NULL, &f)) {
+				g_free(c);
+				reps[off + k] = GPOINTER_TO_INT(f);
+				shared = true;
+			} else {
+				g_hash_table_insert(first, c, GINT_TO_POINTER(k));
+				reps[off + k] = k;
+			}
 		}
 		off += ax->n;
 	}
