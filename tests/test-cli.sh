@@ -675,7 +675,7 @@ expect 1 "wg.json:2:" "Parse error" \
 	-- "$IDLESIM" synth --workload "rt-app:$T/wg.json" --rtapp-strict --duration 20ms -o "$T/wg2.trace"
 [ ! -e "$T/wg2.trace" ] && ok || bad "a refused rt-app file left a trace"
 "$IDLESIM" synth --workload "rt-app:$RT/schbench.json" --duration 200ms -o "$T/rt.trace" 2>/dev/null &&
-	grep -q "^source idlesim synth --workload rt-app:$RT/schbench.json jitter_pct=0 mem_mb_s=10000 io_mb_s=1000$" "$T/rt.trace" &&
+	grep -q "^source idlesim synth --workload rt-app:$RT/schbench.json jitter_pct=0 mem_mb_s=10000 io_mb_s=1000 timer_slack_us=50$" "$T/rt.trace" &&
 	grep -q "^# rt-app: sha256 $(sha256sum "$RT/schbench.json" | cut -d' ' -f1)$" "$T/rt.trace" &&
 	ok || bad "synth of an rt-app file: no source line or digest"
 expect 0 "Accuracy" -- "$IDLESIM" run -t "$T/rt.trace" -g teo-6.12
@@ -708,9 +708,10 @@ printf '{"tasks": {"t": {"run": 10, "run1": 20}}}' > "$T/busy.json"
 expect 1 "no CPU went idle in 10000000 events" -- "$IDLESIM" synth -w "rt-app:$T/busy.json" --cpus 1 --periods 10 -o "$T/busy.trace"
 [ ! -e "$T/busy.trace" ] && ok || bad "a refused rt-app run left a trace"
 expect 0 "0 records" -- "$IDLESIM" run -w "rt-app:$T/busy.json" --cpus 1 --duration 2s -g teo-6.12
-# tasks that wake each other without spending time: refused, not written forever
+# tasks that wake each other without spending time: refused, not written
+# forever (at 60 us: b's delay of 10 us and 50 us of timer slack)
 printf '{"tasks": {"a": {"cpus": [0], "sync": {"ref": "c", "mutex": "m"}}, "b": {"cpus": [1], "delay": 10, "sync": {"ref": "c", "mutex": "m"}}}}' > "$T/pp.json"
-expect 1 "1000000 idle periods in a row end at 0.000010 s: the tasks wake each other without spending time" \
+expect 1 "1000000 idle periods in a row end at 0.000060 s: the tasks wake each other without spending time" \
 	-- "$IDLESIM" synth -w "rt-app:$T/pp.json" --duration 1s -o "$T/pp.trace"
 [ ! -e "$T/pp.trace" ] && ok || bad "a refused rt-app run left a trace"
 expect 1 "" -- "$IDLESIM" synth -w "rt-app:$T/io.json" --periods 10 -o "$T/bad.trace"

@@ -27,8 +27,8 @@
  * "cpu start idle cause" lines (ns; cause t or i; '*' after a record that
  * runs no task), and the sleep lengths as "cpu sleep" when @sleeps.
  */
-static char *run_json(const char *json, int cpus, const int64_t *lat_ns, int max, bool sleeps,
-		      uint64_t seed, int jitter)
+static char *run_json_slack(const char *json, int cpus, const int64_t *lat_ns, int max,
+			    bool sleeps, uint64_t seed, int jitter, int slack_us)
 {
 	GError *err = NULL;
 	struct is_rtapp *p = is_rtapp_parse(json, strlen(json), "t.json", &err);
@@ -47,6 +47,7 @@ static char *run_json(const char *json, int cpus, const int64_t *lat_ns, int max
 	cfg.latency_req_ns = 2147483647000LL;
 	is_params_defaults_of(cfg.w->params, cfg.w->nparams, &cfg.params);
 	cfg.params.v[0] = jitter;
+	cfg.params.v[3] = slack_us;
 	g = is_synth_new(&cfg, &err);
 	if (!g)
 		fail_msg("%s", err->message);
@@ -63,6 +64,16 @@ static char *run_json(const char *json, int cpus, const int64_t *lat_ns, int max
 	is_synth_free(g);
 	is_rtapp_free(p);
 	return g_string_free(s, FALSE);
+}
+
+/*
+ * The constructs' cases are derived with timers that fire on time
+ * (timer_slack_us=0); test_slack() has the kernel's default.
+ */
+static char *run_json(const char *json, int cpus, const int64_t *lat_ns, int max, bool sleeps,
+		      uint64_t seed, int jitter)
+{
+	return run_json_slack(json, cpus, lat_ns, max, sleeps, seed, jitter, 0);
 }
 
 static void expect(const char *json, int cpus, const int64_t *lat, int max, const char *want)
@@ -538,6 +549,85 @@ static void test_policies(void **state)
 	is_rtapp_free(p);
 }
 
+/*
+ * Timer slack, 50 us (the kernel's default), hand-derived.  HZ=100: ticks
+ * at multiples of 10 ms.
+ * - run 1000, sleep 8000 (SCHED_OTHER): the sleep's range is [9, 9.05]
+ *   ms and the CPU's timer is programmed for its end, which the sleep
+ *   length reads too: idle 1-9.05, 10.05-18.10 (no tick in either range).
+ * - SCHED_FIFO (global default, or the thread's over phases): no slack,
+ *   idle 1-9, 10-18.  A thread's SCHED_OTHER under a SCHED_FIFO default
+ *   has it again.
+ * - Per phase: "fifo" (SCHED_FIFO) then "other" (the thread's default):
+ *   idle 1-9 (no slack), 10-18.05, then 19.05-27.05 (fifo again).
+ * - A 10 ms timer: its range [10, 10.05] begins on a tick, and the idle
+ *   CPU's sleep length (9.05 ms) is below TICK_NSEC, so the tick runs and
+ *   the thread wakes at 10, then 20: idle 1-10, 11-20 (sleep lengths 9.05).
+ * - run 1000, sleep 19000: the range [20, 20.05] begins on a tick, but
+ *   the sleep length is 19.05 ms: the tick is taken as stopped, and the
+ *   thread wakes at 20.05; then 21.05-40.10.
+ * - Two threads on one CPU: a sleeps 10000 (range 10-10.05), b 10020
+ *   (10.02-10.07), each then runs 10.  The CPU idles from 0 with a sleep
+ *   length of 10.05 ms (no tick).  At 10.05 a's timer fires and runs b's
+ *   too, whose range has begun: a runs 10.05-10.06, b 10.06-10.07, then
+ *   idle till a's next end, 20.11 (b's range, from 20.09, has begun
+ *   again).  Were b's timer left to its end, the CPU would idle
+ *   10.06-10.07 for it.
+ * - A busy CPU's tick: on CPU 0, a (any CPU) sleeps 29990, range
+ *   [29.99, 30.04], and b (CPU 0 only) 20000, range [20, 20.05]: CPU 0
+ *   idles from 0 with a sleep length of 20.05 ms, so the tick at 20 is
+ *   taken as stopped, and b wakes at 20.05 to run 15 ms.  CPU 0's tick
+ *   at 30, busy, runs a's timer: a, its CPU busy, goes to idle CPU 1 by
+ *   an IPI at 30 (not 30.04).
+ */
+static void test_slack(void **state)
+{
+	const char *other = "{\"tasks\": {\"t\": {\"cpus\": [0], \"run\": 1000, \"sleep\": 8000}}}";
+	const char *fifo = "{\"global\": {\"default_policy\": \"SCHED_FIFO\"}, \"tasks\": "
+			   "{\"t\": {\"cpus\": [0], \"run\": 1000, \"sleep\": 8000}}}";
+	const char *thread = "{\"global\": {\"default_policy\": \"SCHED_FIFO\"}, \"tasks\": "
+			     "{\"t\": {\"cpus\": [0], \"policy\": \"SCHED_OTHER\", \"run\": 1000, "
+			     "\"sleep\": 8000}}}";
+	const char *rr = "{\"tasks\": {\"t\": {\"cpus\": [0], \"policy\": \"SCHED_RR\", "
+			 "\"phases\": {\"p\": {\"run\": 1000, \"sleep\": 8000}}}}}";
+	const char *phases = "{\"tasks\": {\"t\": {\"cpus\": [0], \"phases\": {"
+			     "\"fifo\": {\"policy\": \"SCHED_FIFO\", \"run\": 1000, \"sleep\": 8000},"
+			     " \"other\": {\"run\": 1000, \"sleep\": 8000}}}}}";
+	const char *timer = "{\"tasks\": {\"t\": {\"cpus\": [0], \"run\": 1000,"
+			    " \"timer\": {\"ref\": \"a\", \"period\": 10000}}}}";
+	const char *longer = "{\"tasks\": {\"t\": {\"cpus\": [0], \"run\": 1000, \"sleep\": 19000}}}";
+	const char *two = "{\"tasks\": {\"a\": {\"cpus\": [0], \"sleep\": 10000, \"run\": 10},"
+			  " \"b\": {\"cpus\": [0], \"sleep\": 10020, \"run\": 10}}}";
+	const char *busy = "{\"tasks\": {\"a\": {\"sleep\": 29990, \"run\": 10},"
+			   " \"b\": {\"cpus\": [0], \"sleep\": 20000, \"run\": 15000}}}";
+	const struct {
+		const char *const *json;
+		int cpus, max;
+		const char *want;
+	} cases[] = {
+		{ &other, 1, 2, "0 1000000 8050000 t s8050000\n0 10050000 8050000 t s8050000\n" },
+		{ &fifo, 1, 2, "0 1000000 8000000 t s8000000\n0 10000000 8000000 t s8000000\n" },
+		{ &thread, 1, 2, "0 1000000 8050000 t s8050000\n0 10050000 8050000 t s8050000\n" },
+		{ &rr, 1, 2, "0 1000000 8000000 t s8000000\n0 10000000 8000000 t s8000000\n" },
+		{ &phases, 1, 3, "0 1000000 8000000 t s8000000\n0 10000000 8050000 t s8050000\n"
+				 "0 19050000 8000000 t s8000000\n" },
+		{ &timer, 1, 2, "0 1000000 9000000 t s9050000\n0 11000000 9000000 t s9050000\n" },
+		{ &longer, 1, 2, "0 1000000 19050000 t s19050000\n0 21050000 19050000 t s19050000\n" },
+		{ &two, 1, 3, "0 0 10050000 t s10050000\n0 10070000 10040000 t s10040000\n"
+			      "0 20130000 10040000 t s10040000\n" },
+		{ &busy, 2, 2, "0 0 20050000 t s20050000\n1 0 30000000 i s5000000000\n" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+		g_autofree char *got = run_json_slack(*cases[i].json, cases[i].cpus, NULL,
+						      cases[i].max, true, 1, 0, 50);
+
+		if (strcmp(got, cases[i].want))
+			fail_msg("case %zu:\n%s\nexpected:\n%s", i, got, cases[i].want);
+	}
+}
+
 /* A file naming CPU 3 needs 4 CPUs: the engine says where. */
 static void test_cpus_check(void **state)
 {
@@ -563,6 +653,7 @@ int main(void)
 		cmocka_unit_test(test_timer_modes),
 		cmocka_unit_test(test_resume_ipi),
 		cmocka_unit_test(test_shared_cpu),
+		cmocka_unit_test(test_slack),
 		cmocka_unit_test(test_placement),
 		cmocka_unit_test(test_mutex),
 		cmocka_unit_test(test_barrier),

@@ -44,6 +44,8 @@ struct pctx {
 	GHashTable *suspends;    /* cond names some suspend waits on */
 	GPtrArray *resumes;      /* struct resume_ref * */
 	GHashTable *barrier_refs; /* per task object: barrier index + 1 -> references */
+	int pol;                 /* the last policy read: 1 rt or deadline, 0 other, -1 none */
+	bool def_rt;             /* global.default_policy is rt or deadline */
 };
 
 enum { K_TIMER, K_MUTEX, K_COND, K_BARRIER };
@@ -510,23 +512,32 @@ static bool takes_time(const struct rt_phase *ph, int n)
  * rt-app's policies (SCHED_OTHER, SCHED_FIFO, SCHED_RR, SCHED_DEADLINE;
  * rt-app also takes SCHED_IDLE and SCHED_BATCH): all run here as
  * SCHED_OTHER on FIFO run queues, said for each other one.  What differs
- * is who runs first where tasks share a CPU (no preemption); a task with
- * its CPU to itself wakes and idles the same.
+ * is who runs first where tasks share a CPU (no preemption).  One thing
+ * is kept: the kernel gives a real-time or deadline task no timer slack
+ * (6.12 kernel/sched/syscalls.c, __setscheduler_params()), so its sleeps
+ * wake on time where the others' wake up to timer_slack_us late
+ * (c->pol).
  */
 static bool policy(struct pctx *c, JsonNode *v, const char *kp, const char *s, GError **error)
 {
 	static const char *const others[] = {
 		"SCHED_FIFO", "SCHED_RR", "SCHED_DEADLINE", "SCHED_IDLE", "SCHED_BATCH", NULL
 	};
+	const bool rt = !strcmp(s, "SCHED_FIFO") || !strcmp(s, "SCHED_RR") ||
+			!strcmp(s, "SCHED_DEADLINE");
 
-	if (!strcmp(s, "SCHED_OTHER"))
+	if (!strcmp(s, "SCHED_OTHER")) {
+		c->pol = 0;
 		return true;
+	}
 	if (!g_strv_contains(others, s))
 		return fail(c, error, v, kp, "\"%s\": not a policy rt-app knows (SCHED_OTHER, "
 			    "SCHED_FIFO, SCHED_RR, SCHED_DEADLINE, SCHED_IDLE, SCHED_BATCH)", s);
+	c->pol = rt;
 	note(c, v, kp, "\"%s\" taken as SCHED_OTHER: no real-time or deadline scheduling is "
 	     "modelled (FIFO run queues, no preemption): the same wakeups where the task has "
-	     "its CPU to itself", s);
+	     "its CPU to itself%s", s, rt ? "; its sleeps and timers have no timer slack, as "
+	     "the kernel gives such a task none" : "");
 	return true;
 }
 
@@ -563,14 +574,17 @@ static bool setting(struct pctx *c, const char *key, JsonNode *v, const char *kp
 	return false;
 }
 
+/* @inherit_rt: the policy the phase runs with if it names none */
 static bool parse_phase(struct pctx *c, struct rt_task *t, JsonObject *o, JsonNode *on,
-			const char *path, bool thread_level, struct rt_phase *ph, GError **error)
+			const char *path, bool thread_level, bool inherit_rt,
+			struct rt_phase *ph, GError **error)
 {
 	g_autoptr(GList) keys = json_object_get_members(o);
 	GArray *evs = g_array_new(FALSE, FALSE, sizeof(struct rt_event));
 	bool ok = true;
 
 	ph->loop = 1;
+	c->pol = -1;
 	for (GList *k = keys; k && ok; k = k->next) {
 		const char *key = k->data;
 		JsonNode *v = json_object_get_member(o, key);
@@ -599,6 +613,7 @@ static bool parse_phase(struct pctx *c, struct rt_task *t, JsonObject *o, JsonNo
 	}
 	if (ok && evs->len == 0)
 		ok = fail(c, error, on, path, "no events");
+	ph->rt_policy = c->pol >= 0 ? c->pol : inherit_rt;
 	ph->nev = (int)evs->len;
 	ph->ev = keep(c->p, g_array_free(evs, FALSE));
 	return ok;
@@ -654,15 +669,17 @@ static bool parse_task(struct pctx *c, const char *name, JsonNode *n, const char
 		/* the thread object is its one phase */
 		t->nph = 1;
 		t->ph = keep(c->p, g_new0(struct rt_phase, 1));
-		if (!parse_phase(c, t, o, n, path, true, &t->ph[0], error))
+		if (!parse_phase(c, t, o, n, path, true, c->def_rt, &t->ph[0], error))
 			return false;
 	} else {
 		g_autoptr(GList) keys = json_object_get_members(o);
 		g_autofree char *pp = sub(path, "phases");
 		g_autoptr(GList) pk = NULL;
 		JsonObject *po;
+		bool thread_rt;
 		int k = 0;
 
+		c->pol = -1;
 		for (GList *x = keys; x; x = x->next) {
 			const char *key = x->data;
 			g_autofree char *kp = sub(path, key);
@@ -680,6 +697,7 @@ static bool parse_task(struct pctx *c, const char *name, JsonNode *n, const char
 				    "would not run it): move it into a phase"
 				    : "unknown key (not an rt-app 1.0 thread setting)");
 		}
+		thread_rt = c->pol >= 0 ? c->pol : c->def_rt;
 		if (!JSON_NODE_HOLDS_OBJECT(phases))
 			return fail(c, error, phases, pp, "expected an object of phases");
 		po = json_node_get_object(phases);
@@ -694,7 +712,8 @@ static bool parse_task(struct pctx *c, const char *name, JsonNode *n, const char
 
 			if (!JSON_NODE_HOLDS_OBJECT(ph))
 				return fail(c, error, ph, php, "expected a phase object");
-			if (!parse_phase(c, t, json_node_get_object(ph), ph, php, false, &t->ph[k], error))
+			if (!parse_phase(c, t, json_node_get_object(ph), ph, php, false, thread_rt,
+					 &t->ph[k], error))
 				return false;
 		}
 	}
@@ -773,6 +792,7 @@ static bool parse_global(struct pctx *c, JsonNode *n, GError **error)
 
 			if (!get_str(c, v, kp, false, &s, error) || !policy(c, v, kp, s, error))
 				return false;
+			c->def_rt = c->pol == 1;
 			continue;
 		}
 		if (!strcmp(key, "pi_enabled")) {

@@ -33,6 +33,28 @@
  * passed does not sleep and, in relative mode, moves the reference to
  * now.  Non-"unique" timers are shared by every instance that names them.
  *
+ * Timer slack: a sleep or timer event of a thread that is not real-time
+ * or deadline sets an hrtimer with the range [t, t + timer_slack_us]
+ * (6.12 hrtimer_nanosleep(); init_task's timer_slack_ns is 50 us).  The
+ * kernel programs the CPU's timer for the range's end (its hard expiry,
+ * which tick_nohz_get_sleep_length() also reads: the record's sleep
+ * length) and runs, at any timer interrupt, every timer whose start has
+ * passed (__hrtimer_run_queues()).  So the thread wakes at t + slack,
+ * or at an interrupt of its CPU inside its range, when every timer whose
+ * range has begun runs, in the order of their ends: another timer's, or
+ * the tick's.  The tick is the simulation's; here it is taken to run at
+ * each multiple of TICK_NSEC on a CPU that is busy, or idle with a sleep
+ * length (its next timer's end, from when it went idle) shorter than
+ * TICK_NSEC, which menu and teo never stop the tick for; on an idle CPU
+ * with a longer one it is taken as stopped.  (A timer with a period of a
+ * whole number of ticks, as rt-app files have, begins its range on a
+ * tick: it wakes there, not slack later.)  The tick's lateness, the
+ * simulation's --tick-late-ns, is not added here, nor does the 5 s
+ * housekeeping timer run others.  Real-time and deadline threads have
+ * no slack (__setscheduler_params()).  Before 2026-12-07 every timer
+ * fired at t: the rt-app files' relative sleeps were 50 us shorter than
+ * the guests' kernels made them (docs/rt-app.md).
+ *
  * Random: none unless --wparam jitter_pct=N, which scales each run,
  * runtime and sleep by a uniform factor in [1 - N/100, 1 + N/100) drawn
  * from the instance's own splitmix64 stream, seeded from (seed, instance
@@ -61,6 +83,9 @@ static const struct is_param_desc rtapp_params[] = {
 	  10000, 1, 10000000, NULL },
 	{ "io_mb_s", "the rate of an iorun event's writes, MB/s (bytes per us): its busy time",
 	  1000, 1, 10000000, NULL },
+	{ "timer_slack_us", "the timer slack of a thread that is not real-time or deadline, "
+	  "us: its sleeps and timers wake this much after their time (the kernel's default, "
+	  "init_task.c: 50)", 50, 0, 1000000, NULL },
 };
 
 static const struct is_workload rtapp_workload = {
@@ -116,7 +141,9 @@ struct inst {
 	int st;
 	int cpu;           /* current or previous CPU */
 	int timer_cpu;     /* I_SLEEP: the CPU its timer is on, and ... */
-	int64_t wake_at;   /* ... when it expires */
+	int64_t wake_at;   /* ... when it expires: its range's end, and ... */
+	int64_t soft_at;   /* ... start (the time the event asked for) */
+	uint64_t arm_gen;  /* its EV_TIMER's gen: an earlier one is stale */
 	int qnext;
 	int retake;        /* the mutex to take back after a wait, or -1 */
 	int64_t t_first;
@@ -154,7 +181,7 @@ struct rt_engine {
 	uint64_t same_wake;   /* ... how many records in a row woke then */
 	char *error;
 	int jitter_pct;
-	int64_t mem_mb_s, io_mb_s;
+	int64_t mem_mb_s, io_mb_s, slack_ns;
 	struct inst *in;
 	int nin, live;
 	struct ecpu *cpu;
@@ -309,16 +336,34 @@ static void go_idle(struct rt_engine *e, int c)
 	push_ev(e, e->now + HOUSEKEEPING_NS, EV_HOUSE, c, cp->gen);
 }
 
-/* Instance @i sleeps on CPU @c till @t. */
+/* The first multiple of TICK_NSEC at or after @t (t >= 0). */
+static int64_t first_tick(const struct rt_engine *e, int64_t t)
+{
+	return (t + e->tick_nsec - 1) / e->tick_nsec * e->tick_nsec;
+}
+
+/* Whether CPU @c's tick runs now (the file's comment). */
+static bool tick_runs(const struct rt_engine *e, int c)
+{
+	const struct ecpu *cp = &e->cpu[c];
+
+	return cp->st != C_IDLE || cp->sleep_at - cp->idle_since < e->tick_nsec;
+}
+
+/* Instance @i sleeps on CPU @c till @t, with its timer slack. */
 static void arm(struct rt_engine *e, int i, int c, int64_t t)
 {
 	struct inst *in = &e->in[i];
+	const int64_t slack = in->t->ph[in->ph].rt_policy ? 0 : e->slack_ns;
 
 	in->st = I_SLEEP;
 	in->timer_cpu = c;
-	in->wake_at = t;
+	in->soft_at = t;
+	in->wake_at = t + slack;
+	in->arm_gen++;
 	g_array_append_val(e->cpu[c].sleepers, i);
-	push_ev(e, t, EV_TIMER, i, 0);
+	/* the first tick in its range, where it may wake (step()), else its end */
+	push_ev(e, MIN(first_tick(e, t), in->wake_at), EV_TIMER, i, in->arm_gen);
 }
 
 static void disarm(struct rt_engine *e, int i)
@@ -513,26 +558,69 @@ static void pick_next(struct rt_engine *e, int c)
 	go_idle(e, c);
 }
 
+/* Instance @i's timer expires now on its CPU. */
+static void fire(struct rt_engine *e, int i)
+{
+	struct inst *in = &e->in[i];
+	const int c = in->timer_cpu;
+
+	disarm(e, i);
+	if (e->cpu[c].st == C_IDLE && allowed(in, c)) {
+		/* its CPU wakes for it, and it runs there */
+		end_idle(e, c, IS_CAUSE_TIMER, false);
+		in->st = I_READY;
+		in->cpu = c;
+		q_push(e, &e->cpu[c].rq, i);
+	} else {
+		if (e->cpu[c].st == C_IDLE)
+			end_idle(e, c, IS_CAUSE_TIMER, true);
+		wake(e, i);
+	}
+}
+
+/*
+ * The timer interrupt on CPU @c runs every timer whose range has begun,
+ * in the order of their ends (then of instance numbers, as they were
+ * armed in no particular order here).
+ */
+static void fire_begun(struct rt_engine *e, int c)
+{
+	GArray *s = e->cpu[c].sleepers;
+
+	for (;;) {
+		int best = -1;
+
+		for (guint k = 0; k < s->len; k++) {
+			const int j = g_array_index(s, int, k);
+
+			if (e->in[j].soft_at <= e->now &&
+			    (best < 0 || e->in[j].wake_at < e->in[best].wake_at ||
+			     (e->in[j].wake_at == e->in[best].wake_at && j < best)))
+				best = j;
+		}
+		if (best < 0)
+			return;
+		fire(e, best);
+	}
+}
+
 static void step(struct rt_engine *e, const struct ev *x)
 {
 	e->now = x->t;
 	switch (x->kind) {
 	case EV_TIMER: {
-		struct inst *in = &e->in[x->who];
-		const int c = in->timer_cpu;
+		const int c = e->in[x->who].timer_cpu;
 
-		disarm(e, x->who);
-		if (e->cpu[c].st == C_IDLE && allowed(in, c)) {
-			/* its CPU wakes for it, and it runs there */
-			end_idle(e, c, IS_CAUSE_TIMER, false);
-			in->st = I_READY;
-			in->cpu = c;
-			q_push(e, &e->cpu[c].rq, x->who);
-		} else {
-			if (e->cpu[c].st == C_IDLE)
-				end_idle(e, c, IS_CAUSE_TIMER, true);
-			wake(e, x->who);
+		/* an instance a timer before its own already woke */
+		if (e->in[x->who].st != I_SLEEP || x->gen != e->in[x->who].arm_gen)
+			break;
+		/* a tick inside its range: it wakes there if the tick runs */
+		if (x->t < e->in[x->who].wake_at && !tick_runs(e, c)) {
+			push_ev(e, e->in[x->who].wake_at, EV_TIMER, x->who, x->gen);
+			break;
 		}
+		fire(e, x->who);
+		fire_begun(e, c);
 		break;
 	}
 	case EV_RUNEND:
@@ -580,6 +668,7 @@ struct rt_engine *rt_engine_new(const struct is_synth_config *cfg, GError **erro
 	e->jitter_pct = (int)cfg->params.v[0];
 	e->mem_mb_s = cfg->params.v[1];
 	e->io_mb_s = cfg->params.v[2];
+	e->slack_ns = cfg->params.v[3] * 1000;
 	e->fb_cpu = -1;
 	e->last_wake = -1;
 	e->ready = g_new0(struct is_record, e->ncpu);

@@ -38,6 +38,12 @@ struct rt_phase {
 	int ncpus;
 	struct rt_event *ev;
 	int nev;
+	/*
+	 * Its policy is a real-time or deadline one (the phase's, else the
+	 * thread's, else global.default_policy): its sleeps and timers have
+	 * no timer slack (6.12 kernel/sched/syscalls.c, __setscheduler_params()).
+	 */
+	bool rt_policy;
 };
 
 struct rt_task {
