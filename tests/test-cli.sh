@@ -161,6 +161,10 @@ expect 1 "header field 'states'" "9 states" -- "$IDLESIM" run -t "$T/c.trace" -g
 
 # --- convert: lossless both ways on every bundled trace
 expect 2 "--seed must be >= 0" -- "$IDLESIM" replay -g ladder --seed -5 "$S"
+# --dump-state: teo-6.12's bins per CPU; a governor without state says so
+expect 0 "cpu0" "hits: " "intercepts: " "tick_hits: " "total: " \
+	-- "$IDLESIM" replay -g teo-6.12 --dump-state "$S"
+expect 2 "--dump-state: governor ladder has no state to print" -- "$IDLESIM" replay -g ladder --dump-state "$S"
 # --window: only the records that start in it are measured; a window over
 # the whole trace changes nothing but the report's "measured" line
 expect 2 "--window must be FROM_NS,TO_NS" -- "$IDLESIM" run -t "$S" -g ladder --window 5,5

@@ -238,6 +238,33 @@ static void test_intercepts_to_poll(void **state)
 	assert_true(r.stop);
 }
 
+/*
+ * The state dump (replay --dump-state): one select and reflect from a
+ * reset.  The select finds last_state_idx -1 (no update) and reads the
+ * 5 ms sleep length (stop2, 100 us .. 10 ms: bin 4); the CPU wakes on
+ * that timer after 5 ms in stop2, and the next select's teo_update()
+ * counts a hit in bin 4 (PULSE 1024; the decay of zeros leaves zeros):
+ * hits 1024 in bin 4.  A residue: bin 1's intercepts, set to 7 between
+ * the two (as a history leaves them), stay 7 through the decay
+ * (7 - (7 >> 3)): total 1031.
+ */
+static void test_dump(void **state)
+{
+	struct fx f;
+	g_autoptr(GString) out = g_string_new(NULL);
+
+	(void)state;
+	fx_init(&f);
+	f.cpu.last_state_idx = -1;
+	assert_int_equal(sel(&f, 0, 5 * MS, 5 * MS, false, NOLIM).state, 4);
+	refl(&f, 4, 5 * MS + 10 * US, 5 * MS, false, false);
+	f.cpu.intercepts[1] = 7;
+	sel(&f, 6 * MS, 5 * MS, 4 * MS, false, NOLIM);
+	teo_dump(&f.cpu, &f.env, out);
+	assert_string_equal(out->str, "cpu0\nhits: 0 0 0 0 1024 0 0\nintercepts: 0 7 0 0 0 0 0\n"
+				      "tick_hits: 0\ntotal: 1031\n");
+}
+
 /* A disabled candidate: teo_find_shallower_state() skips it. */
 static void test_disabled(void **state)
 {
@@ -486,6 +513,7 @@ int main(void)
 		cmocka_unit_test(test_single_state),
 		cmocka_unit_test(test_latency_limit),
 		cmocka_unit_test(test_intercepts_to_poll),
+		cmocka_unit_test(test_dump),
 		cmocka_unit_test(test_disabled),
 		cmocka_unit_test(test_negative_sleep),
 		cmocka_unit_test(test_saturation),

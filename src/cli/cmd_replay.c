@@ -71,7 +71,7 @@ int cmd_replay(int argc, char **argv)
 		{ "check", 'c', 0, G_OPTION_ARG_NONE, &check, "compare with the recorded decisions (k=, stop=, slr=); exit 1 on a mismatch", NULL },
 		{ "digest", 'd', 0, G_OPTION_ARG_NONE, &digest, "print the SHA-256 of the decision sequence", NULL },
 		{ "dump-state", 0, 0, G_OPTION_ARG_NONE, &dump,
-		  "print each CPU's final governor state (wteo: the weight matrix, as the kernel's debugfs wteo/weights)", NULL },
+		  "print each CPU's final governor state (wteo: the weight matrix, as the kernel's debugfs wteo/weights; teo-6.12: its bins' hits and intercepts, tick_hits and total)", NULL },
 		{ "decisions", 0, 0, G_OPTION_ARG_FILENAME, &decisions, "write 'cpu t_ns state stop_tick sleep_read' lines", "FILE" },
 		{ "inputs", 0, 0, G_OPTION_ARG_FILENAME, &inputs,
 		  "write every selection with the governor's inputs and what its reflect was told: "

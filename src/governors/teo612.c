@@ -800,6 +800,26 @@ static int wteo_enable_device(void *st, const struct is_gov_env *env)
 	return 0;
 }
 
+/*
+ * teo's metrics for one CPU (6.12 struct teo_cpu: state_bins[].hits and
+ * .intercepts, tick_hits, total), one line each: what a history left,
+ * e.g. the residues of 7 its decay keeps for good.
+ */
+static void teo_dump(const void *st, const struct is_gov_env *env, GString *out)
+{
+	const struct teo_cpu *cpu_data = st;
+	const int n = env->drv->count;
+
+	g_string_append_printf(out, "cpu%d\nhits:", env->cpu);
+	for (int i = 0; i < n; i++)
+		g_string_append_printf(out, " %u", cpu_data->hits[i]);
+	g_string_append(out, "\nintercepts:");
+	for (int i = 0; i < n; i++)
+		g_string_append_printf(out, " %u", cpu_data->intercepts[i]);
+	g_string_append_printf(out, "\ntick_hits: %u\ntotal: %u\n", cpu_data->tick_hits,
+			       cpu_data->total);
+}
+
 /* The same text as the kernel's debugfs wteo/weights, for one CPU. */
 static void wteo_dump(const void *st, const struct is_gov_env *env, GString *out)
 {
@@ -1263,6 +1283,7 @@ const struct is_governor is_gov_teo612 = {
 	.init = teo_enable_device,
 	.select = teo_select,
 	.reflect = teo_reflect,
+	.dump = teo_dump,
 	.canon_param = teo_canon_param,
 #if IS_HAVE_LANES
 	.lanes_state_size = sizeof(struct teo_lanes),
