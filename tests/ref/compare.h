@@ -227,7 +227,9 @@ static GArray *run(const struct is_governor *g, const char *param, const struct 
 
 /*
  * Runs @a and @b (with their metrics and dumps) must be the same; @what
- * names the case in a failure.  Frees them.
+ * names the case in a failure.  Frees them.  An empty @db is a governor
+ * with no state to show (a kernel file without debugfs, as stock teo.c
+ * built as a plugin): its dump is not compared.
  */
 static void assert_same_runs(const char *what, GArray *a, GArray *b, const struct is_metrics *ma,
 			     const struct is_metrics *mb, GString *da, GString *db)
@@ -244,7 +246,8 @@ static void assert_same_runs(const char *what, GArray *a, GArray *b, const struc
 				 y->drew, y->draw);
 	}
 	assert_memory_equal(ma, mb, sizeof(*ma));
-	assert_string_equal(da->str, db->str);
+	if (db->len)
+		assert_string_equal(da->str, db->str);
 	g_array_free(a, true);
 	g_array_free(b, true);
 	g_string_free(da, true);

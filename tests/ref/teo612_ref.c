@@ -415,6 +415,22 @@ static void wteo_dump(const void *st, const struct is_gov_env *env, GString *out
 	is_gov_dump_matrix(out, env->cpu, env->drv->count, m, IS_STATE_MAX);
 }
 
+/* As idlesim's teo_dump(): the bins, tick_hits and total, for one CPU. */
+static void teo_dump(const void *st, const struct is_gov_env *env, GString *out)
+{
+	const struct teo_cpu *cpu_data = st;
+	const int n = env->drv->count;
+
+	g_string_append_printf(out, "cpu%d\nhits:", env->cpu);
+	for (int i = 0; i < n; i++)
+		g_string_append_printf(out, " %u", cpu_data->state_bins[i].hits);
+	g_string_append(out, "\nintercepts:");
+	for (int i = 0; i < n; i++)
+		g_string_append_printf(out, " %u", cpu_data->state_bins[i].intercepts);
+	g_string_append_printf(out, "\ntick_hits: %u\ntotal: %u\n", cpu_data->tick_hits,
+			       cpu_data->total);
+}
+
 const struct is_governor is_gov_wteo = {
 	.name = "wteo",
 	.description = "weighted history on teo-6.12, as the kernel series' wteo",
@@ -436,4 +452,5 @@ const struct is_governor is_gov_teo612 = {
 	.init = teo_enable_device,
 	.select = teo_select,
 	.reflect = teo_reflect,
+	.dump = teo_dump,
 };
