@@ -45,10 +45,12 @@
  * the tick's.  The tick is the simulation's; here it is taken to run at
  * each multiple of TICK_NSEC on a CPU that is busy, or idle with a sleep
  * length (its next timer's end, from when it went idle) shorter than
- * TICK_NSEC, which menu and teo never stop the tick for; on an idle CPU
- * with a longer one it is taken as stopped.  (A timer with a period of a
- * whole number of ticks, as rt-app files have, begins its range on a
- * tick: it wakes there, not slack later.)  The tick's lateness, the
+ * TICK_NSEC, for which the kernel keeps the tick whatever the governor
+ * asks (tick_nohz_next_event(): "there's a timer in the next period, so
+ * no point in stopping it"); on an idle CPU with a longer one it is
+ * taken as stopped, as menu and teo usually ask.  (A timer with a period
+ * of a whole number of ticks, as rt-app files have, begins its range on
+ * a tick: it wakes there, not slack later.)  The tick's lateness, the
  * simulation's --tick-late-ns, is not added here, nor does the 5 s
  * housekeeping timer run others.  Real-time and deadline threads have
  * no slack (__setscheduler_params()).  Before 2026-12-07 every timer
